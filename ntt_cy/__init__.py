@@ -1,0 +1,8 @@
+"""ntt_cy: exact number-theoretic transforms and modular polynomial arithmetic."""
+__version__ = "0.1.0"
+
+from ntt_cy._config import show_config
+from ntt_cy.plan import NTTPlan
+from ntt_cy.transforms import intt, ntt
+
+__all__ = ["ntt", "intt", "NTTPlan", "show_config", "__version__"]

@@ -1,0 +1,175 @@
+"""Input validation shared by every front end (CPU and GPU).
+
+All checks run in Python before any nogil code, and every failure is a
+ValueError or TypeError whose message names the condition.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ntt_cy.primes import is_prime
+
+KINDS = ("cyclic", "negacyclic")
+REDUCTIONS = ("montgomery", "barrett", "lazy", "auto")
+LANE_DTYPES = (np.dtype(np.uint32), np.dtype(np.uint64))
+
+
+def as_int(value, name: str) -> int:
+    """A Python int from an int or numpy integer; TypeError for anything else."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got bool")
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+
+
+def check_prime_modulus(p) -> int:
+    p = as_int(p, "p")
+    if p >= 1 << 64:
+        raise ValueError(f"p = {p} is out of range: ntt_cy transforms need a prime p < 2**64")
+    if not is_prime(p):
+        raise ValueError(f"p = {p} is not prime")
+    return p
+
+
+def lane_dtype(p: int, dtype=None) -> np.dtype:
+    """The lane dtype for prime p: uint32 when p < 2**32, else uint64; or check `dtype`."""
+    if dtype is None:
+        return LANE_DTYPES[0] if p < 1 << 32 else LANE_DTYPES[1]
+    dt = np.dtype(dtype)
+    if dt not in LANE_DTYPES:
+        raise TypeError(f"dtype must be uint32 or uint64, got {dt}")
+    if dt == LANE_DTYPES[0] and p >= 1 << 32:
+        raise ValueError(f"p = {p} is out of range for uint32 lanes (needs p < 2**32)")
+    return dt
+
+
+def check_kind(kind: str) -> str:
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    return kind
+
+
+def check_transform_size(n: int, p: int, kind: str) -> None:
+    n = as_int(n, "n")
+    if n < 1:
+        raise ValueError(f"transform length must be >= 1, got {n}")
+    if n & (n - 1):
+        raise ValueError(f"transform length n = {n} is not a power of two")
+    order = 2 * n if kind == "negacyclic" else n
+    if (p - 1) % order:
+        what = "2n" if kind == "negacyclic" else "n"
+        raise ValueError(
+            f"{what} = {order} does not divide p - 1 = {p - 1}: no {order}-th root of unity "
+            f"mod {p} (largest {kind} length: {largest_length(p, kind)})"
+        )
+
+
+def largest_length(p: int, kind: str) -> int:
+    m = p - 1
+    top = m & -m
+    return top // 2 if kind == "negacyclic" else top
+
+
+def lazy_is_valid(p: int, dt: np.dtype) -> bool:
+    """Harvey butterflies keep values below 4p, which must fit the lane."""
+    return 4 * p <= 1 << (8 * dt.itemsize)
+
+
+def check_reduction(reduction: str, p: int, dt: np.dtype) -> str:
+    """Resolve `reduction` to a concrete family valid for p on lanes of dtype dt."""
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"reduction must be one of {REDUCTIONS}, got {reduction!r}")
+    bits = 8 * dt.itemsize
+    if reduction == "auto":
+        # Measured (README, "Speed"): lazy is fastest wherever it is valid; without
+        # the headroom, Barrett beats Montgomery on both lane widths.
+        return "lazy" if lazy_is_valid(p, dt) else "barrett"
+    if reduction == "lazy" and not lazy_is_valid(p, dt):
+        raise ValueError(
+            f"reduction='lazy' needs 4p <= 2**{bits} on {dt} lanes; p = {p} is too large "
+            f"(use 'montgomery' or 'barrett')"
+        )
+    if reduction == "montgomery" and p % 2 == 0:
+        raise ValueError("reduction='montgomery' needs an odd modulus")
+    return reduction
+
+
+def as_lane_array(a, p: int, dt: np.dtype, name: str = "a", on_range: str = "raise") -> np.ndarray:
+    """Validate `a` and return it as an array of lane dtype `dt` (the input is never modified).
+
+    on_range: "raise" -> ValueError when a value is outside [0, p);
+              "reduce" -> values are reduced modulo p (negative values too).
+    """
+    if on_range not in ("raise", "reduce"):
+        raise ValueError(f"on_range must be 'raise' or 'reduce', got {on_range!r}")
+    if isinstance(a, np.ndarray):
+        arr = a
+    else:
+        if hasattr(a, "__cuda_array_interface__"):
+            raise TypeError(f"{name} is a device array: use backend='cuda' or copy it to the host")
+        try:
+            arr = np.asarray(a)
+        except (OverflowError, ValueError) as exc:
+            raise ValueError(f"{name} could not be converted to an integer array: {exc}") from None
+    if arr.dtype == np.bool_ or arr.dtype.kind not in "iuO":
+        raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty")
+    if arr.ndim == 0:
+        raise ValueError(f"{name} must have at least one dimension")
+    if arr.dtype.kind == "O":
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+                   for v in arr.flat):
+            raise TypeError(f"{name} must hold integers, got non-integer objects")
+        if on_range == "reduce":
+            return np.array([int(v) % p for v in arr.flat], dtype=dt).reshape(arr.shape)
+        _check_range_objects(arr, p, name)
+        return arr.astype(dt)
+    if arr.dtype.kind == "i":
+        low = arr.min()
+        if low < 0:
+            if on_range == "reduce":
+                return _reduce_signed(arr, p, dt)
+            raise ValueError(f"{name} has values outside [0, p) for p = {p}: minimum {low}")
+    high = int(arr.max())
+    if high >= p:
+        if on_range == "reduce":
+            return (arr.astype(np.uint64) % np.uint64(p)).astype(dt)
+        raise ValueError(f"{name} has values outside [0, p) for p = {p}: maximum {high}")
+    return arr.astype(dt, copy=False)
+
+
+def _check_range_objects(arr, p, name):
+    low = min(int(v) for v in arr.flat)
+    high = max(int(v) for v in arr.flat)
+    if low < 0 or high >= p:
+        bad = low if low < 0 else high
+        raise ValueError(f"{name} has values outside [0, p) for p = {p}: {bad}")
+
+
+def _reduce_signed(arr, p, dt):
+    r = np.remainder(arr.astype(np.int64), np.int64(p)) if p < 1 << 63 else None
+    if r is None:  # p >= 2**63: int64 values are > -p, one addition of p fixes negatives
+        a64 = arr.astype(np.int64)
+        r = a64.astype(np.uint64)
+        neg = a64 < 0
+        r[neg] = r[neg] + np.uint64(p)  # wraps modulo 2**64 to the right residue
+        return r.astype(dt)
+    return r.astype(dt)
+
+
+def check_out(out, shape, dt, source: np.ndarray) -> np.ndarray:
+    """Validate a user-supplied `out` array; it may be the (lane-typed) input itself."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
+    if out.dtype != dt:
+        raise TypeError(f"out has dtype {out.dtype}, expected {dt}")
+    if out.shape != tuple(shape):
+        raise ValueError(f"out has shape {out.shape}, expected {tuple(shape)}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+    if out is not source and np.shares_memory(out, source):
+        raise ValueError("out overlaps the input without being the same array; "
+                         "pass the input itself as out for an in-place transform")
+    return out

@@ -1,0 +1,57 @@
+"""show_config(): what this build of ntt_cy is made of."""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+
+from ntt_cy._threads import cpu_count
+
+
+def build_info() -> dict:
+    path = os.path.join(os.path.dirname(__file__), "_build_info.json")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError:
+        return {}
+
+
+def kernel_isa(info: dict) -> str:
+    if "-march=native" in info.get("compile_args", []):
+        return f"native ({platform.machine()}, -march=native build)"
+    return f"portable {platform.machine()} baseline (compiler auto-vectorisation, -O3)"
+
+
+def config() -> dict:
+    from ntt_cy import __version__
+
+    info = build_info()
+    try:
+        from ntt_cy import cuda
+
+        gpu = "available" if cuda.is_available() else "not available"
+    except ImportError:
+        gpu = "not available"
+    return {
+        "version": __version__,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "compiler": info.get("compiler", "unknown"),
+        "compile_args": " ".join(info.get("compile_args", [])),
+        "openmp": "on" if info.get("openmp") else "off (serial kernels)",
+        "cores": cpu_count(),
+        "kernel_isa": kernel_isa(info),
+        "debug_build": bool(info.get("debug", False)),
+        "cython": info.get("cython", "unknown"),
+        "gpu (cuda)": gpu,
+    }
+
+
+def show_config(file=None) -> None:
+    """Print compiler, flags, OpenMP, kernel ISA, GPU and version information."""
+    cfg = config()
+    width = max(map(len, cfg))
+    for key, value in cfg.items():
+        print(f"{key:<{width}} : {value}", file=file or sys.stdout)

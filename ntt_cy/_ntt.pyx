@@ -1,0 +1,508 @@
+# Butterfly kernels for both lane widths and all three reduction families.
+#
+# Layout (shared by every family): the stage with half-length `h` uses the
+# twiddles tw[h + j] = r_{2h}^j, j < h, where r_{2h} is a primitive 2h-th root of
+# unity.  One table of n entries serves every stage, each stage's twiddles are
+# contiguous, and the inner loop over j is a plain unit-stride loop.
+#
+# Forward: Gentleman-Sande DIF, natural order in, bit-reversed order out.
+# Inverse: Cooley-Tukey DIT, bit-reversed order in, natural order out.
+# Convolution therefore needs no bit reversal at all; the public API adds one
+# in-place swap pass when natural order is asked for.
+#
+# Families and the ranges they keep between stages (L = lane bits):
+#   MONTGOMERY  values in [0, p); twiddles stored as w*2^L mod p; p odd.
+#   BARRETT     values in [0, p); twiddles stored plainly.
+#   LAZY        Harvey's butterflies with Shoup twiddles: forward keeps [0, 2p),
+#               inverse keeps [0, 4p), one correction at the end; needs 4p <= 2^L.
+#
+# Work split: stages whose blocks are larger than a cache-sized chunk run one
+# stage at a time over the whole array (threads split each block's j range);
+# the remaining stages run chunk by chunk, each chunk finished while it is in
+# cache (threads take whole chunks).  So there is one parallel region per large
+# stage plus one for all small stages, never a thread per stage or group.
+
+from cython.parallel cimport prange
+from libc.stdint cimport uint32_t, uint64_t
+
+from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
+from ntt_cy._arith64 cimport add_mod64, sub_mod64, mont_mul64, barrett_mul64, shoup_mul64
+
+cdef extern from "_u128.h" nogil:
+    uint64_t ntt_mod128(uint64_t hi, uint64_t lo, uint64_t p)
+    uint64_t ntt_div128(uint64_t hi, uint64_t lo, uint64_t p)
+
+ctypedef fused lane_t:
+    uint32_t
+    uint64_t
+
+cdef enum:
+    MONTGOMERY = 0
+    BARRETT = 1
+    LAZY = 2
+
+FAMILY_CODES = {"montgomery": MONTGOMERY, "barrett": BARRETT, "lazy": LAZY}
+
+# Elements per cache chunk (32 KiB of uint32 / 64 KiB of uint64: within L2).
+DEF CHUNK = 8192
+
+
+cdef struct Modulus:
+    uint64_t p
+    uint64_t two_p
+    uint64_t mont_pinv      # p^-1 mod 2^L
+    uint64_t barrett_mu     # 32-bit lanes: floor(2^64 / p)
+    uint64_t barrett_d      # 64-bit lanes: p << shift
+    uint64_t barrett_v      # 64-bit lanes: floor((2^128-1)/d) - 2^64
+    int barrett_shift       # 64-bit lanes: clz(p)
+
+
+cdef struct Tables:
+    int family
+    Modulus mod
+    void* fwd_tw            # forward stage twiddles, family form
+    void* fwd_tw_q          # Shoup quotients of fwd_tw (LAZY only)
+    void* inv_tw
+    void* inv_tw_q
+    void* twist             # negacyclic: psi^i (family form), else NULL
+    void* twist_q
+    void* untwist           # inverse scaling per element: n^-1 psi^-i, else NULL
+    void* untwist_q
+    uint64_t scale          # cyclic inverse scaling n^-1 (family form)
+    uint64_t scale_q
+    const uint32_t* bitrev  # bit-reversal permutation of range(n)
+
+
+# ---------------------------------------------------------------- arithmetic
+
+cdef inline lane_t add_mod(lane_t a, lane_t b, lane_t p) noexcept nogil:
+    if lane_t is uint32_t:
+        return add_mod32(a, b, p)
+    else:
+        return add_mod64(a, b, p)
+
+
+cdef inline lane_t sub_mod(lane_t a, lane_t b, lane_t p) noexcept nogil:
+    if lane_t is uint32_t:
+        return sub_mod32(a, b, p)
+    else:
+        return sub_mod64(a, b, p)
+
+
+cdef inline lane_t mul_family(lane_t a, lane_t w, lane_t wq, const Modulus* m, int family) noexcept nogil:
+    # a*w mod p for a in [0, 2^L), w in family form; [0, p) except LAZY: [0, 2p).
+    if family == MONTGOMERY:
+        if lane_t is uint32_t:
+            return mont_mul32(a, w, <uint32_t>m.p, <uint32_t>m.mont_pinv)
+        else:
+            return mont_mul64(a, w, m.p, m.mont_pinv)
+    elif family == BARRETT:
+        if lane_t is uint32_t:
+            return barrett_mul32(a, w, <uint32_t>m.p, m.barrett_mu)
+        else:
+            return barrett_mul64(a, w, m.barrett_d, m.barrett_v, m.barrett_shift)
+    else:
+        if lane_t is uint32_t:
+            return shoup_mul32(a, w, wq, <uint32_t>m.p)
+        else:
+            return shoup_mul64(a, w, wq, m.p)
+
+
+# ------------------------------------------------------- butterfly runs
+# Each run does the butterflies (x[j], y[j]) with twiddle w[j] for j < count.
+
+cdef inline void dif_run_exact(lane_t* x, lane_t* y, const lane_t* w, Py_ssize_t count,
+                               const Modulus* m, int family) noexcept nogil:
+    # GS butterfly, in/out [0, p): (u, v) -> (u + v, (u - v) * w).
+    cdef Py_ssize_t j
+    cdef lane_t u, v, p = <lane_t>m.p
+    if family == MONTGOMERY:
+        for j in range(count):
+            u = x[j]
+            v = y[j]
+            x[j] = add_mod(u, v, p)
+            y[j] = mul_family(sub_mod(u, v, p), w[j], 0, m, MONTGOMERY)
+    else:
+        for j in range(count):
+            u = x[j]
+            v = y[j]
+            x[j] = add_mod(u, v, p)
+            y[j] = mul_family(sub_mod(u, v, p), w[j], 0, m, BARRETT)
+
+
+cdef inline void dif_run_lazy(lane_t* x, lane_t* y, const lane_t* w, const lane_t* wq,
+                              Py_ssize_t count, const Modulus* m) noexcept nogil:
+    # Harvey GS butterfly, in/out [0, 2p), needs 4p <= 2^L:
+    # u + v < 4p is folded back below 2p; u - v + 2p in (0, 4p) goes through Shoup -> [0, 2p).
+    cdef Py_ssize_t j
+    cdef lane_t u, v, s, p = <lane_t>m.p, two_p = <lane_t>m.two_p
+    for j in range(count):
+        u = x[j]
+        v = y[j]
+        s = u + v
+        x[j] = s - two_p if s >= two_p else s
+        y[j] = mul_family(u - v + two_p, w[j], wq[j], m, LAZY)
+
+
+cdef inline void dit_run_exact(lane_t* x, lane_t* y, const lane_t* w, Py_ssize_t count,
+                               const Modulus* m, int family) noexcept nogil:
+    # CT butterfly, in/out [0, p): (u, v) -> (u + v*w, u - v*w).
+    cdef Py_ssize_t j
+    cdef lane_t u, t, p = <lane_t>m.p
+    if family == MONTGOMERY:
+        for j in range(count):
+            u = x[j]
+            t = mul_family(y[j], w[j], 0, m, MONTGOMERY)
+            x[j] = add_mod(u, t, p)
+            y[j] = sub_mod(u, t, p)
+    else:
+        for j in range(count):
+            u = x[j]
+            t = mul_family(y[j], w[j], 0, m, BARRETT)
+            x[j] = add_mod(u, t, p)
+            y[j] = sub_mod(u, t, p)
+
+
+cdef inline void dit_run_lazy(lane_t* x, lane_t* y, const lane_t* w, const lane_t* wq,
+                              Py_ssize_t count, const Modulus* m) noexcept nogil:
+    # Harvey CT butterfly, in/out [0, 4p), needs 4p <= 2^L: u is folded below 2p,
+    # t = Shoup(v) in [0, 2p) (v < 4p <= 2^L is a valid Shoup input), then
+    # u + t in [0, 4p) and u - t + 2p in (0, 4p).
+    cdef Py_ssize_t j
+    cdef lane_t u, t, two_p = <lane_t>m.two_p
+    for j in range(count):
+        u = x[j]
+        if u >= two_p:
+            u = u - two_p
+        t = mul_family(y[j], w[j], wq[j], m, LAZY)
+        x[j] = u + t
+        y[j] = u - t + two_p
+
+
+cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
+                         const Tables* t) noexcept nogil:
+    # Butterflies j0 <= j < j1 of the block starting at a, half-length `half`.
+    cdef const lane_t* w = <const lane_t*>t.fwd_tw + half
+    if t.family == LAZY:
+        dif_run_lazy(a + j0, a + half + j0, w + j0,
+                     <const lane_t*>t.fwd_tw_q + half + j0, j1 - j0, &t.mod)
+    else:
+        dif_run_exact(a + j0, a + half + j0, w + j0, j1 - j0, &t.mod, t.family)
+
+
+cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
+                         const Tables* t) noexcept nogil:
+    cdef const lane_t* w = <const lane_t*>t.inv_tw + half
+    if t.family == LAZY:
+        dit_run_lazy(a + j0, a + half + j0, w + j0,
+                     <const lane_t*>t.inv_tw_q + half + j0, j1 - j0, &t.mod)
+    else:
+        dit_run_exact(a + j0, a + half + j0, w + j0, j1 - j0, &t.mod, t.family)
+
+
+# ------------------------------------------------------- stage schedules
+
+cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
+                     const Tables* t) noexcept nogil:
+    # All stages with half-length half_hi, half_hi/2, ..., 1 on a[0:size].
+    cdef Py_ssize_t half = half_hi, s
+    while half >= 1:
+        for s in range(size // (2 * half)):
+            dif_run(a + 2 * half * s, half, 0, half, t)
+        half >>= 1
+
+
+cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
+                     const Tables* t) noexcept nogil:
+    # All stages with half-length 1, 2, ..., half_hi on a[0:size].
+    cdef Py_ssize_t half = 1, s
+    while half <= half_hi:
+        for s in range(size // (2 * half)):
+            dit_run(a + 2 * half * s, half, 0, half, t)
+        half <<= 1
+
+
+cdef inline Py_ssize_t chunk_size(Py_ssize_t n, int threads) noexcept nogil:
+    # A power of two <= CHUNK with at least `threads` chunks when n allows.
+    cdef Py_ssize_t c = n if n < CHUNK else CHUNK
+    while c > 1 and n // c < threads:
+        c >>= 1
+    return c
+
+
+cdef void dif_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads) noexcept nogil:
+    cdef Py_ssize_t c = chunk_size(n, threads), half = n >> 1, s, k
+    cdef int tid
+    while half >= c:                      # blocks larger than a chunk
+        if threads == 1:
+            for s in range(n // (2 * half)):
+                dif_run(a + 2 * half * s, half, 0, half, t)
+        else:
+            for tid in prange(threads, num_threads=threads, schedule="static"):
+                for s in range(n // (2 * half)):
+                    dif_run(a + 2 * half * s, half, half * tid // threads, half * (tid + 1) // threads, t)
+        half >>= 1
+    if c > 1:
+        for k in prange(n // c, num_threads=threads, schedule="static"):
+            dif_stages(a + k * c, c, c >> 1, t)
+
+
+cdef void dit_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads) noexcept nogil:
+    cdef Py_ssize_t c = chunk_size(n, threads), half = c, s, k
+    cdef int tid
+    if c > 1:
+        for k in prange(n // c, num_threads=threads, schedule="static"):
+            dit_stages(a + k * c, c, c >> 1, t)
+    while half < n:
+        if threads == 1:
+            for s in range(n // (2 * half)):
+                dit_run(a + 2 * half * s, half, 0, half, t)
+        else:
+            for tid in prange(threads, num_threads=threads, schedule="static"):
+                for s in range(n // (2 * half)):
+                    dit_run(a + 2 * half * s, half, half * tid // threads, half * (tid + 1) // threads, t)
+        half <<= 1
+
+
+# ------------------------------------------------------- element-wise passes
+
+cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t) noexcept nogil:
+    # dst = src (cyclic) or src * psi^i (negacyclic); src may equal dst.  Out: [0, p)
+    # for exact families, [0, 2p) for LAZY (a valid DIF input).
+    cdef Py_ssize_t i
+    cdef const lane_t* tw = <const lane_t*>t.twist
+    cdef const lane_t* twq = <const lane_t*>t.twist_q
+    if tw == NULL:
+        if src != dst:
+            for i in range(n):
+                dst[i] = src[i]
+    elif t.family == LAZY:
+        for i in range(n):
+            dst[i] = mul_family(src[i], tw[i], twq[i], &t.mod, LAZY)
+    else:
+        for i in range(n):
+            dst[i] = mul_family(src[i], tw[i], 0, &t.mod, t.family)
+
+
+cdef void finish_forward(lane_t* a, Py_ssize_t n, const Tables* t) noexcept nogil:
+    # LAZY leaves [0, 2p): fold to [0, p).
+    cdef Py_ssize_t i
+    cdef lane_t p = <lane_t>t.mod.p
+    if t.family == LAZY:
+        for i in range(n):
+            if a[i] >= p:
+                a[i] = a[i] - p
+
+
+cdef void finish_inverse(lane_t* a, Py_ssize_t n, const Tables* t) noexcept nogil:
+    # Multiply by n^-1 (cyclic) or n^-1 psi^-i (negacyclic).  In: [0, p), or [0, 4p)
+    # for LAZY (a valid Shoup input, result [0, 2p), then folded).  Out: [0, p).
+    cdef Py_ssize_t i
+    cdef lane_t p = <lane_t>t.mod.p, v
+    cdef const lane_t* s = <const lane_t*>t.untwist
+    cdef const lane_t* sq = <const lane_t*>t.untwist_q
+    cdef lane_t c = <lane_t>t.scale, cq = <lane_t>t.scale_q
+    if t.family == LAZY:
+        if s == NULL:
+            for i in range(n):
+                v = mul_family(a[i], c, cq, &t.mod, LAZY)
+                a[i] = v - p if v >= p else v
+        else:
+            for i in range(n):
+                v = mul_family(a[i], s[i], sq[i], &t.mod, LAZY)
+                a[i] = v - p if v >= p else v
+    elif s == NULL:
+        for i in range(n):
+            a[i] = mul_family(a[i], c, 0, &t.mod, t.family)
+    else:
+        for i in range(n):
+            a[i] = mul_family(a[i], s[i], 0, &t.mod, t.family)
+
+
+cdef void bit_reverse(lane_t* a, Py_ssize_t n, const uint32_t* rev) noexcept nogil:
+    # In-place permutation a[i] <-> a[rev[i]] (an involution).
+    cdef Py_ssize_t i, j
+    cdef lane_t tmp
+    for i in range(n):
+        j = rev[i]
+        if i < j:
+            tmp = a[i]
+            a[i] = a[j]
+            a[j] = tmp
+
+
+# ------------------------------------------------------- whole transforms
+
+cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
+                      int threads, bint natural) noexcept nogil:
+    load_forward(src, dst, n, t)
+    dif_transform(dst, n, t, threads)
+    finish_forward(dst, n, t)
+    if natural:
+        bit_reverse(dst, n, t.bitrev)
+
+
+cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
+                      int threads, bint natural) noexcept nogil:
+    cdef Py_ssize_t i
+    if src != dst:
+        for i in range(n):
+            dst[i] = src[i]
+    if natural:
+        bit_reverse(dst, n, t.bitrev)
+    dit_transform(dst, n, t, threads)
+    finish_inverse(dst, n, t)
+
+
+cdef class TransformTables:
+    """Twiddle tables of one plan in one reduction family (owns the arrays)."""
+    cdef Tables c
+    cdef readonly object arrays   # keeps the numpy buffers alive
+    cdef readonly str family
+    cdef readonly Py_ssize_t n
+
+    def __init__(self, str family, dict modulus, dict arrays, Py_ssize_t n,
+                 uint64_t scale, uint64_t scale_q):
+        self.family = family
+        self.n = n
+        self.arrays = arrays
+        self.c.family = FAMILY_CODES[family]
+        self.c.mod = modulus
+        self.c.fwd_tw = _pointer(arrays, "fwd_tw")
+        self.c.fwd_tw_q = _pointer(arrays, "fwd_tw_q")
+        self.c.inv_tw = _pointer(arrays, "inv_tw")
+        self.c.inv_tw_q = _pointer(arrays, "inv_tw_q")
+        self.c.twist = _pointer(arrays, "twist")
+        self.c.twist_q = _pointer(arrays, "twist_q")
+        self.c.untwist = _pointer(arrays, "untwist")
+        self.c.untwist_q = _pointer(arrays, "untwist_q")
+        self.c.bitrev = <const uint32_t*>_pointer(arrays, "bitrev")
+        self.c.scale = scale
+        self.c.scale_q = scale_q
+
+
+cdef void* _pointer(dict arrays, str key) except? NULL:
+    arr = arrays.get(key)
+    if arr is None:
+        return NULL
+    if not arr.flags.c_contiguous:
+        raise ValueError(f"table {key} must be C-contiguous")
+    return <void*><size_t>arr.ctypes.data
+
+
+def forward(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+            int threads, bint natural):
+    """Forward NTT of every row of src into dst (dst may be src).  # IN/OUT"""
+    _run(src, dst, tables, threads, natural, True)
+
+
+def inverse(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+            int threads, bint natural):
+    """Normalised inverse NTT of every row of src into dst (dst may be src)."""
+    _run(src, dst, tables, threads, natural, False)
+
+
+cdef void _run(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+               int threads, bint natural, bint is_forward) except *:
+    cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r
+    cdef const Tables* t = &tables.c
+    if n != tables.n or dst.shape[0] != rows or dst.shape[1] != n:
+        raise ValueError("internal: array shape does not match the plan")
+    if rows == 0:
+        return
+    cdef const lane_t* s = &src[0, 0]
+    cdef lane_t* d = &dst[0, 0]
+    with nogil:
+        if threads > 1 and rows >= threads:
+            for r in prange(rows, num_threads=threads, schedule="static"):
+                if is_forward:
+                    forward_row(s + r * n, d + r * n, n, t, 1, natural)
+                else:
+                    inverse_row(s + r * n, d + r * n, n, t, 1, natural)
+        else:
+            for r in range(rows):
+                if is_forward:
+                    forward_row(s + r * n, d + r * n, n, t, threads, natural)
+                else:
+                    inverse_row(s + r * n, d + r * n, n, t, threads, natural)
+
+
+# ------------------------------------------------------- table construction
+# Exact Python-int-free helpers; they use 128-bit division, so they are slow per
+# element but run once per plan.
+
+def powers(lane_t[::1] out, uint64_t base, uint64_t start, uint64_t p):
+    """out[i] = start * base^i mod p."""
+    cdef Py_ssize_t i
+    cdef uint64_t x = start % p, hi, lo
+    with nogil:
+        for i in range(out.shape[0]):
+            out[i] = <lane_t>x
+            lo = _mul_wide(x, base, &hi)
+            x = ntt_mod128(hi, lo, p)
+
+
+def stage_twiddles(lane_t[::1] out, const lane_t[::1] root_powers):
+    """out[h + j] = r_{2h}^j for every stage half-length h, from root_powers[i] = r_n^i."""
+    cdef Py_ssize_t n = out.shape[0], h = 1, j, step
+    with nogil:
+        if n > 0:
+            out[0] = 0
+        while h < n:
+            step = n // (2 * h)
+            for j in range(h):
+                out[h + j] = root_powers[j * step]
+            h <<= 1
+
+
+def to_montgomery(lane_t[::1] a, uint64_t p):
+    """a[i] <- a[i] * 2^L mod p in place (L = lane bits)."""
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(a.shape[0]):
+            if lane_t is uint32_t:
+                a[i] = <lane_t>(((<uint64_t>a[i]) << 32) % p)
+            else:
+                a[i] = ntt_mod128(a[i], 0, p)
+
+
+def shoup_quotients(const lane_t[::1] w, lane_t[::1] out, uint64_t p):
+    """out[i] = floor(w[i] * 2^L / p), for w[i] < p."""
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(w.shape[0]):
+            if lane_t is uint32_t:
+                out[i] = <lane_t>(((<uint64_t>w[i]) << 32) // p)
+            else:
+                out[i] = ntt_div128(w[i], 0, p)
+
+
+cdef extern from "_u128.h" nogil:
+    uint64_t _mul_wide "ntt_mul_wide"(uint64_t a, uint64_t b, uint64_t *hi)
+
+
+# ------------------------------------------------------- transform-domain product
+
+def pointwise_mul(const lane_t[:, ::1] a, const lane_t[:, ::1] b, lane_t[:, ::1] out,
+                  dict modulus, uint64_t factor, int threads):
+    """out = a * b * factor mod p element-wise (out may alias a or b).
+
+    a, b in [0, p); factor in [0, p); result in [0, p).  Barrett products (exact for
+    every p < 2^L), so it works for any plan's modulus whatever its family.
+    """
+    cdef Modulus m = modulus
+    cdef Py_ssize_t rows = a.shape[0], n = a.shape[1], r, i
+    if b.shape[0] != rows or b.shape[1] != n or out.shape[0] != rows or out.shape[1] != n:
+        raise ValueError("internal: pointwise shapes differ")
+    cdef lane_t f = <lane_t>factor
+    cdef const lane_t* pa
+    cdef const lane_t* pb
+    cdef lane_t* po
+    if rows == 0 or n == 0:
+        return
+    pa = &a[0, 0]
+    pb = &b[0, 0]
+    po = &out[0, 0]
+    with nogil:
+        for i in prange(rows * n, num_threads=threads, schedule="static"):
+            po[i] = mul_family(mul_family(pa[i], pb[i], 0, &m, BARRETT), f, 0, &m, BARRETT)

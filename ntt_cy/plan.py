@@ -1,0 +1,198 @@
+"""NTTPlan: one transform size and modulus, its twiddle tables, and dispatch to the kernels."""
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+
+import numpy as np
+
+from ntt_cy import _checks, _ntt
+from ntt_cy._threads import effective_threads
+from ntt_cy.primes import root_of_unity
+
+__all__ = ["NTTPlan", "get_plan"]
+
+
+def modulus_constants(p: int, dt: np.dtype) -> dict:
+    """Precomputed constants of every reduction family for p on lanes of dtype dt."""
+    bits = 8 * dt.itemsize
+    shift = 64 - p.bit_length()
+    d = p << shift
+    return {
+        "p": p,
+        "two_p": (2 * p) % (1 << 64),
+        "mont_pinv": pow(p, -1, 1 << bits) if p % 2 else 0,
+        "barrett_mu": (1 << 64) // p,
+        "barrett_d": d,
+        "barrett_v": ((1 << 128) - 1) // d - (1 << 64),
+        "barrett_shift": shift,
+    }
+
+
+def bit_reversal_permutation(n: int) -> np.ndarray:
+    bits = n.bit_length() - 1
+    idx = np.arange(n, dtype=np.uint32)
+    rev = np.zeros(n, dtype=np.uint32)
+    for b in range(bits):
+        rev |= ((idx >> b) & 1) << (bits - 1 - b)
+    return rev
+
+
+class NTTPlan:
+    """A reusable length-n NTT modulo the prime p.
+
+    Parameters
+    ----------
+    n : int
+        Transform length, a power of two dividing p - 1 (2n must divide p - 1 for
+        ``kind="negacyclic"``).
+    p : int
+        Prime modulus, p < 2**32 for uint32 lanes, p < 2**64 for uint64 lanes.
+    dtype : {None, numpy.uint32, numpy.uint64}
+        Lane width; None picks uint32 when p < 2**32.
+    kind : {"cyclic", "negacyclic"}
+        Cyclic: A[k] = sum a[i] w^(ik).  Negacyclic: A[k] = sum a[i] psi^i w^(ik)
+        with psi a primitive 2n-th root and w = psi^2 (products modulo x^n + 1).
+    reduction : {"auto", "montgomery", "barrett", "lazy"}
+        Default butterfly family; every family gives identical results.
+    root : int, optional
+        A primitive n-th root of unity (2n-th for negacyclic) to use instead of the
+        default g^((p-1)/n), g the smallest generator.
+
+    Twiddle tables are built on first use of each family and shared by every thread:
+    one plan may be used from several Python threads at once.
+    """
+
+    def __init__(self, n, p, *, dtype=None, kind="cyclic", reduction="auto", root=None):
+        p = _checks.check_prime_modulus(p)
+        self.kind = _checks.check_kind(kind)
+        self.dtype = _checks.lane_dtype(p, dtype)
+        n = _checks.as_int(n, "n")
+        _checks.check_transform_size(n, p, self.kind)
+        self.n, self.p = n, p
+        self.reduction = _checks.check_reduction(reduction, p, self.dtype)
+        order = 2 * n if self.kind == "negacyclic" else n
+        self.root = root_of_unity(order, p, root)
+        self._modulus = modulus_constants(p, self.dtype)
+        self._tables: dict = {}
+        self._lock = threading.Lock()
+
+    def __repr__(self):
+        return (f"NTTPlan(n={self.n}, p={self.p}, dtype={self.dtype.name}, kind={self.kind!r}, "
+                f"reduction={self.reduction!r})")
+
+    # ------------------------------------------------------------------ tables
+    def tables(self, family: str) -> "_ntt.TransformTables":
+        """The twiddle tables of one (already validated) family, built once."""
+        t = self._tables.get(family)
+        if t is None:
+            with self._lock:
+                t = self._tables.get(family)
+                if t is None:
+                    t = self._build_tables(family)
+                    self._tables[family] = t
+        return t
+
+    def _powers(self, base: int, start: int, count: int) -> np.ndarray:
+        out = np.empty(max(count, 1), dtype=self.dtype)
+        _ntt.powers(out, base, start, self.p)
+        return out
+
+    def _family_form(self, family: str, values: np.ndarray, arrays: dict, key: str):
+        if family == "montgomery":
+            _ntt.to_montgomery(values, self.p)
+        elif family == "lazy":
+            q = np.empty_like(values)
+            _ntt.shoup_quotients(values, q, self.p)
+            arrays[key + "_q"] = q
+        arrays[key] = values
+
+    def _scalar_form(self, family: str, value: int):
+        arr = np.array([value], dtype=self.dtype)
+        tmp: dict = {}
+        self._family_form(family, arr, tmp, "s")
+        return int(tmp["s"][0]), int(tmp["s_q"][0]) if "s_q" in tmp else 0
+
+    def _build_tables(self, family: str) -> "_ntt.TransformTables":
+        n, p = self.n, self.p
+        if self.kind == "negacyclic":
+            psi = self.root
+            w = psi * psi % p
+        else:
+            psi, w = None, self.root
+        arrays: dict = {"bitrev": bit_reversal_permutation(n)}
+        for key, base in (("fwd_tw", w), ("inv_tw", pow(w, -1, p))):
+            tw = np.empty(n, dtype=self.dtype)
+            _ntt.stage_twiddles(tw, self._powers(base, 1, n // 2))
+            self._family_form(family, tw, arrays, key)
+        n_inv = pow(n, -1, p)
+        if psi is not None:
+            self._family_form(family, self._powers(psi, 1, n), arrays, "twist")
+            self._family_form(family, self._powers(pow(psi, -1, p), n_inv, n), arrays, "untwist")
+        scale, scale_q = self._scalar_form(family, n_inv)
+        return _ntt.TransformTables(family, self._modulus, arrays, n, scale, scale_q)
+
+    # ------------------------------------------------------------------ transforms
+    def forward(self, a, *, axis=-1, out=None, workers=None, reduction=None,
+                bit_reversed=False):
+        """Forward NTT along `axis`.  Natural-order output unless ``bit_reversed=True``."""
+        return self._transform(a, axis, out, workers, reduction, bit_reversed, True)
+
+    def inverse(self, a, *, axis=-1, out=None, workers=None, reduction=None,
+                bit_reversed=False):
+        """Normalised inverse NTT along `axis`.  ``bit_reversed=True`` takes the
+        bit-reversed order that ``forward(..., bit_reversed=True)`` produces."""
+        return self._transform(a, axis, out, workers, reduction, bit_reversed, False)
+
+    __call__ = forward
+
+    def _family(self, reduction):
+        if reduction is None:
+            return self.reduction
+        return _checks.check_reduction(reduction, self.p, self.dtype)
+
+    def _transform(self, a, axis, out, workers, reduction, bit_reversed, is_forward):
+        family = self._family(reduction)
+        src = _checks.as_lane_array(a, self.p, self.dtype)
+        axis = _check_axis(axis, src.ndim)
+        if src.shape[axis] != self.n:
+            raise ValueError(f"length along axis {axis} is {src.shape[axis]}, plan expects n = {self.n}")
+        if out is not None:
+            _checks.check_out(out, src.shape, self.dtype, src)
+        threads = effective_threads(workers, src.size)
+        kernel = _ntt.forward if is_forward else _ntt.inverse
+        moved = np.moveaxis(src, axis, -1)
+        rows = np.ascontiguousarray(moved).reshape(-1, self.n)
+        # Write straight into `out` when its layout allows (also the in-place case
+        # out is a, where rows and dst are the same memory); never into the input.
+        direct = out is not None and axis == src.ndim - 1 and out.flags.c_contiguous
+        dst = out.reshape(-1, self.n) if direct else np.empty_like(rows)
+        kernel(rows, dst, self.tables(family), threads, not bit_reversed)
+        result = np.moveaxis(dst.reshape(moved.shape), -1, axis)
+        if out is None:
+            return result
+        if not direct:
+            out[...] = result
+        return out
+
+
+def _check_axis(axis, ndim):
+    axis = _checks.as_int(axis, "axis")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
+    return axis % ndim
+
+
+@lru_cache(maxsize=64)
+def _cached_plan(n, p, dtype_name, kind, root):
+    return NTTPlan(n, p, dtype=dtype_name, kind=kind, root=root)
+
+
+def get_plan(n, p, *, dtype=None, kind="cyclic", root=None) -> NTTPlan:
+    """A cached plan per (n, p, kind, lane width, root); reduction is chosen per call."""
+    p = _checks.check_prime_modulus(p)
+    dt = _checks.lane_dtype(p, dtype)
+    _checks.check_kind(kind)
+    n = _checks.as_int(n, "n")
+    _checks.check_transform_size(n, p, kind)
+    return _cached_plan(n, p, dt.name, kind, None if root is None else int(root))

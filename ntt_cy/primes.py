@@ -1,0 +1,171 @@
+"""Primality, factorisation and roots of unity for NTT moduli.
+
+Everything here works on Python ints and is exact for all moduli below 2**64
+(deterministic Miller-Rabin); larger inputs fall back to a probabilistic test with
+many fixed bases, which is only used for the multi-prime CRT helpers.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+__all__ = [
+    "is_prime",
+    "factorize",
+    "two_adicity",
+    "primitive_root",
+    "root_of_unity",
+    "ntt_primes",
+]
+
+# Bases that make Miller-Rabin deterministic for every n < 3.3e24 (> 2**64).
+_MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+_SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
+
+
+def _check_int(n, name="n"):
+    if isinstance(n, bool) or not isinstance(n, int):
+        try:
+            import numpy as np
+
+            if isinstance(n, np.integer) and not isinstance(n, np.bool_):
+                return int(n)
+        except ImportError:  # pragma: no cover
+            pass
+        raise TypeError(f"{name} must be an integer, got {type(n).__name__}")
+    return n
+
+
+def is_prime(n: int) -> bool:
+    """Return True if ``n`` is prime (deterministic for n < 3.3e24)."""
+    n = _check_int(n)
+    if n < 2:
+        return False
+    for q in _SMALL_PRIMES:
+        if n % q == 0:
+            return n == q
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    for a in _MR_BASES:
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _pollard_brent(n: int) -> int:
+    """Return a non-trivial factor of the composite odd ``n``."""
+    for c in range(1, 200):
+        y, m, g, r, q = 2, 128, 1, 1, 1
+        x = ys = y
+        while g == 1:
+            x = y
+            for _ in range(r):
+                y = (y * y + c) % n
+            k = 0
+            while k < r and g == 1:
+                ys = y
+                for _ in range(min(m, r - k)):
+                    y = (y * y + c) % n
+                    q = q * abs(x - y) % n
+                g = math.gcd(q, n)
+                k += m
+            r *= 2
+        if g == n:
+            g = 1
+            while g == 1:
+                ys = (ys * ys + c) % n
+                g = math.gcd(abs(x - ys), n)
+        if g != n:
+            return g
+    raise ArithmeticError(f"could not factor {n}")  # pragma: no cover
+
+
+@lru_cache(maxsize=1024)
+def factorize(n: int) -> dict:
+    """Prime factorisation of ``n >= 1`` as ``{prime: exponent}``."""
+    n = _check_int(n)
+    if n < 1:
+        raise ValueError(f"factorize needs n >= 1, got {n}")
+    factors: dict = {}
+    for q in _SMALL_PRIMES:
+        while n % q == 0:
+            factors[q] = factors.get(q, 0) + 1
+            n //= q
+    stack = [n] if n > 1 else []
+    while stack:
+        m = stack.pop()
+        if is_prime(m):
+            factors[m] = factors.get(m, 0) + 1
+            continue
+        d = _pollard_brent(m)
+        stack += [d, m // d]
+    return dict(sorted(factors.items()))
+
+
+def two_adicity(p: int) -> int:
+    """Largest k with 2**k dividing p - 1 (the largest power-of-two NTT size mod p)."""
+    p = _check_int(p, "p")
+    m = p - 1
+    return (m & -m).bit_length() - 1 if m > 0 else 0
+
+
+@lru_cache(maxsize=1024)
+def primitive_root(p: int) -> int:
+    """Smallest generator of the multiplicative group modulo the prime ``p``."""
+    p = _check_int(p, "p")
+    if not is_prime(p):
+        raise ValueError(f"p = {p} is not prime")
+    if p == 2:
+        return 1
+    cofactors = [(p - 1) // q for q in factorize(p - 1)]
+    g = 2
+    while any(pow(g, e, p) == 1 for e in cofactors):
+        g += 1
+    return g
+
+
+def root_of_unity(n: int, p: int, root: int | None = None) -> int:
+    """A primitive ``n``-th root of unity modulo the prime ``p``.
+
+    With ``root=None`` it is ``g**((p-1)/n)`` for the smallest generator ``g``.
+    A user-supplied ``root`` is checked to have order exactly ``n``.
+    """
+    n, p = _check_int(n), _check_int(p, "p")
+    if n < 1 or (p - 1) % n:
+        raise ValueError(f"n = {n} does not divide p - 1 = {p - 1}")
+    if root is None:
+        return pow(primitive_root(p), (p - 1) // n, p)
+    root = _check_int(root, "root") % p
+    if pow(root, n, p) != 1 or any(pow(root, n // q, p) == 1 for q in factorize(n)):
+        raise ValueError(f"root = {root} is not a primitive {n}-th root of unity mod {p}")
+    return root
+
+
+def ntt_primes(bits: int, min_two_adicity: int, count: int) -> list:
+    """The ``count`` largest primes ``p < 2**bits`` with ``2**min_two_adicity | p - 1``.
+
+    Searched downwards over p = c * 2**min_two_adicity + 1, so each has the required
+    2-adicity (possibly more).
+    """
+    step = 1 << min_two_adicity
+    c = ((1 << bits) - 2) // step
+    found = []
+    while len(found) < count and c > 0:
+        p = c * step + 1
+        if is_prime(p):
+            found.append(p)
+        c -= 1
+    if len(found) < count:
+        raise ValueError(
+            f"fewer than {count} primes below 2**{bits} with 2-adicity >= {min_two_adicity}"
+        )
+    return found

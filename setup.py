@@ -1,0 +1,111 @@
+"""Build ntt_cy's Cython extensions.
+
+OpenMP is probed at build time (compile + link + run a tiny program); without it
+the extensions still build and run serially, and `show_config()` says so.
+
+Environment switches:
+  NTT_CY_DEBUG=1        Cython boundscheck/wraparound on, -O0 -g (debugging only)
+  NTT_CY_NO_OPENMP=1    skip the probe and build serial kernels
+  NTT_CY_MARCH_NATIVE=1 add -march=native (opt-in: the build then only runs on CPUs like this one)
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEBUG = os.environ.get("NTT_CY_DEBUG") == "1"
+
+OPENMP_PROBE = r"""
+#include <omp.h>
+#include <stdio.h>
+int main(void) {
+    int n = 0;
+    #pragma omp parallel reduction(+:n)
+    n += 1;
+    printf("%d\n", n > 0);
+    return 0;
+}
+"""
+
+
+def _compiler():
+    return os.environ.get("CC") or sysconfig.get_config_var("CC").split()[0] or "cc"
+
+
+def openmp_flags():
+    """(compile_args, link_args) that make OpenMP work, or None when it does not."""
+    if os.environ.get("NTT_CY_NO_OPENMP") == "1":
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "probe.c")
+        exe = os.path.join(tmp, "probe")
+        with open(src, "w") as f:
+            f.write(OPENMP_PROBE)
+        try:
+            subprocess.run([_compiler(), "-fopenmp", src, "-o", exe], check=True,
+                           capture_output=True, timeout=120)
+            out = subprocess.run([exe], check=True, capture_output=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if out.stdout.strip() != b"1":
+            return None
+    return ["-fopenmp"], ["-fopenmp"]
+
+
+omp = openmp_flags()
+if omp is None:
+    print("ntt_cy: OpenMP not available, building serial kernels", file=sys.stderr)
+compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+if os.environ.get("NTT_CY_MARCH_NATIVE") == "1":
+    compile_args.append("-march=native")
+compile_args += omp[0] if omp else []
+link_args = omp[1] if omp else []
+
+# Recorded for ntt_cy.show_config().
+build_info = {
+    "compiler": _compiler(),
+    "compile_args": compile_args,
+    "openmp": omp is not None,
+    "debug": DEBUG,
+    "cython": __import__("Cython").__version__,
+    "numpy_build": np.__version__,
+}
+with open(os.path.join(HERE, "ntt_cy", "_build_info.json"), "w") as f:
+    json.dump(build_info, f, indent=1)
+
+
+def extension(name):
+    return Extension(
+        f"ntt_cy.{name}",
+        [f"ntt_cy/{name}.pyx"],
+        include_dirs=[np.get_include(), os.path.join(HERE, "ntt_cy")],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+    )
+
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "cdivision": not DEBUG,
+    "initializedcheck": DEBUG,
+    "embedsignature": True,
+}
+
+setup(
+    ext_modules=cythonize(
+        [extension("_ntt"), extension("_crt")],
+        compiler_directives=directives,
+        include_path=[HERE],
+    ),
+)
