@@ -93,6 +93,11 @@ def extension(name):
     )
 
 
+# Every ntt_cy/_*.pyx is an extension module of the same name.
+CYTHON_MODULES = sorted(
+    f[:-4] for f in os.listdir(os.path.join(HERE, "ntt_cy")) if f.startswith("_") and f.endswith(".pyx")
+)
+
 directives = {
     "language_level": 3,
     "boundscheck": DEBUG,
@@ -104,7 +109,7 @@ directives = {
 
 setup(
     ext_modules=cythonize(
-        [extension("_ntt"), extension("_crt")],
+        [extension(name) for name in CYTHON_MODULES],
         compiler_directives=directives,
         include_path=[HERE],
     ),
