@@ -1,0 +1,119 @@
+"""Every input check raises the documented exception with a message naming the condition."""
+import numpy as np
+import pytest
+
+import ntt_cy
+from ntt_cy import NTTPlan
+
+P = 998244353
+
+
+@pytest.mark.parametrize("n", [3, 6, 12, 1000])
+def test_length_not_power_of_two(n):
+    with pytest.raises(ValueError, match="not a power of two"):
+        ntt_cy.ntt(np.zeros(n, dtype=np.uint32), P)
+    with pytest.raises(ValueError, match="not a power of two"):
+        NTTPlan(n, P)
+
+
+def test_n_does_not_divide_p_minus_1():
+    # Kyber's prime: 3328 = 2^8 * 13, so n = 256 at most (128 negacyclic).
+    with pytest.raises(ValueError, match=r"n = 512 does not divide p - 1 = 3328"):
+        NTTPlan(512, 3329)
+    NTTPlan(256, 3329)
+    with pytest.raises(ValueError, match=r"2n = 512 does not divide"):
+        NTTPlan(256, 3329, kind="negacyclic")
+    with pytest.raises(ValueError, match="largest negacyclic length: 128"):
+        ntt_cy.ntt(np.zeros(256, np.uint32), 3329, kind="negacyclic")
+
+
+def test_p_not_prime_or_out_of_range():
+    with pytest.raises(ValueError, match="is not prime"):
+        NTTPlan(4, 998244351)
+    with pytest.raises(ValueError, match="is not prime"):
+        ntt_cy.ntt([1, 2], 1)
+    with pytest.raises(ValueError, match=r"out of range.*p < 2\*\*64"):
+        ntt_cy.ntt([1, 2], 2**64 + 13)
+    with pytest.raises(ValueError, match="out of range for uint32 lanes"):
+        NTTPlan(4, 2**64 - 2**32 + 1, dtype=np.uint32)
+    with pytest.raises(TypeError, match="dtype must be uint32 or uint64"):
+        NTTPlan(4, P, dtype=np.int64)
+    with pytest.raises(TypeError, match="p must be an integer"):
+        ntt_cy.ntt([1, 2], 998244353.0)
+
+
+def test_values_outside_range_raise():
+    with pytest.raises(ValueError, match=r"outside \[0, p\).*maximum 998244353"):
+        ntt_cy.ntt(np.array([0, P], dtype=np.uint32), P)
+    with pytest.raises(ValueError, match=r"outside \[0, p\).*minimum -1"):
+        ntt_cy.ntt(np.array([0, -1], dtype=np.int64), P)
+    with pytest.raises(ValueError, match=r"outside \[0, p\)"):
+        ntt_cy.ntt([2**70, 1], P)
+    with pytest.raises(ValueError, match=r"outside \[0, p\)"):
+        ntt_cy.ntt(np.full(4, 2**64 - 1, dtype=np.uint64), 2**64 - 2**32 + 1)
+
+
+@pytest.mark.parametrize("bad", [
+    np.zeros(4, dtype=np.float64), np.zeros(4, dtype=np.complex128),
+    np.zeros(4, dtype=bool), np.array([1, "x", 2, 3], dtype=object),
+    np.array([1.0, 2, 3, 4], dtype=object),
+])
+def test_bad_dtypes_raise_type_error(bad):
+    with pytest.raises(TypeError, match="must hold integers"):
+        ntt_cy.ntt(bad, P)
+
+
+def test_empty_arrays():
+    with pytest.raises(ValueError, match="empty"):
+        ntt_cy.ntt(np.zeros(0, dtype=np.uint32), P)
+    with pytest.raises(ValueError, match="empty"):
+        ntt_cy.ntt(np.zeros((0, 8), dtype=np.uint32), P)
+
+
+def test_bad_out():
+    a = np.arange(16, dtype=np.uint32)
+    with pytest.raises(ValueError, match="out has shape"):
+        ntt_cy.ntt(a, P, out=np.empty(8, np.uint32))
+    with pytest.raises(TypeError, match="out has dtype"):
+        ntt_cy.ntt(a, P, out=np.empty(16, np.uint64))
+    big = np.arange(32, dtype=np.uint32)
+    with pytest.raises(ValueError, match="overlaps the input"):
+        ntt_cy.ntt(big[:16], P, out=big[8:24])
+    ro = np.empty(16, np.uint32)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ntt_cy.ntt(a, P, out=ro)
+    with pytest.raises(TypeError, match="out must be a numpy array"):
+        ntt_cy.ntt(a, P, out=[0] * 16)
+
+
+def test_bad_kind_reduction_axis_backend():
+    a = np.arange(8, dtype=np.uint32)
+    with pytest.raises(ValueError, match="kind must be one of"):
+        ntt_cy.ntt(a, P, kind="acyclic")
+    with pytest.raises(ValueError, match="reduction must be one of"):
+        ntt_cy.ntt(a, P, reduction="fast")
+    with pytest.raises(ValueError, match="axis 1 is out of bounds"):
+        ntt_cy.ntt(a, P, axis=1)
+    with pytest.raises(ValueError, match="backend must be one of"):
+        ntt_cy.ntt(a, P, backend="tpu")
+
+
+def test_lazy_refused_without_headroom_and_montgomery_needs_odd():
+    with pytest.raises(ValueError, match=r"lazy' needs 4p <= 2\*\*32"):
+        ntt_cy.ntt(np.arange(8, dtype=np.uint32), 2281701377, reduction="lazy")
+    with pytest.raises(ValueError, match=r"lazy' needs 4p <= 2\*\*64"):
+        ntt_cy.ntt(np.arange(8, dtype=np.uint64), 2**64 - 2**32 + 1, reduction="lazy")
+    with pytest.raises(ValueError, match="needs an odd modulus"):
+        NTTPlan(1, 2, reduction="montgomery")
+
+
+def test_trivial_modulus_two():
+    assert ntt_cy.ntt([1], 2).tolist() == [1]
+    assert ntt_cy.intt([1], 2).tolist() == [1]
+
+
+def test_plan_length_mismatch():
+    plan = NTTPlan(16, P)
+    with pytest.raises(ValueError, match="plan expects n = 16"):
+        plan.forward(np.zeros(8, np.uint32))

@@ -1,0 +1,182 @@
+"""Transforms against the O(n^2) DFT oracle, round trips and the convolution theorem."""
+import numpy as np
+import pytest
+
+import ntt_cy
+from ntt_cy._checks import check_reduction
+from ntt_oracle import LARGEST_PRIMES, REFERENCE_PRIMES, cyclic_convolution, dft
+
+FAMILIES = ["montgomery", "barrett", "lazy"]
+
+
+def lanes(p):
+    return [np.uint32, np.uint64] if p < 2**32 else [np.uint64]
+
+
+def valid_families(p, dt):
+    out = []
+    for fam in FAMILIES:
+        try:
+            check_reduction(fam, p, np.dtype(dt))
+            out.append(fam)
+        except ValueError:
+            pass
+    return out
+
+
+def oracle_cases():
+    for p, _ in REFERENCE_PRIMES:
+        for kind in ("cyclic", "negacyclic"):
+            k = (p - 1) & -(p - 1)
+            top = min(k if kind == "cyclic" else k // 2, 2**10)
+            yield p, kind, top
+
+
+@pytest.mark.parametrize("p,kind,top", list(oracle_cases()))
+def test_forward_matches_dft_every_size_family_lane(p, kind, top):
+    rng = np.random.default_rng(p % 1000)
+    n = 1
+    while n <= top:
+        a = [int(x) for x in rng.integers(0, min(p, 2**63), n)]
+        a[0] = p - 1  # the largest residue takes part in every size
+        expect = dft(a, p, kind)
+        for dt in lanes(p):
+            arr = np.array(a, dtype=dt)
+            for fam in valid_families(p, dt):
+                got = ntt_cy.ntt(arr, p, kind=kind, reduction=fam, dtype=dt)
+                assert got.dtype == dt
+                assert got.tolist() == expect, (n, dt, fam)
+                back = ntt_cy.intt(got, p, kind=kind, reduction=fam, dtype=dt)
+                assert back.tolist() == a, (n, dt, fam)
+        n *= 2
+
+
+def test_every_reference_prime_has_a_lane_and_family():
+    for p, _ in REFERENCE_PRIMES:
+        for dt in lanes(p):
+            fams = valid_families(p, dt)
+            assert "barrett" in fams
+            assert ("lazy" in fams) == (4 * p <= 2 ** (8 * np.dtype(dt).itemsize))
+
+
+@pytest.mark.parametrize("p", LARGEST_PRIMES)
+@pytest.mark.parametrize("fill", ["zeros", "p-1", "random"])
+def test_round_trip_2_20_largest_primes(p, fill):
+    n = 2**20
+    dt = np.uint32 if p < 2**32 else np.uint64
+    if fill == "zeros":
+        a = np.zeros(n, dtype=dt)
+    elif fill == "p-1":
+        a = np.full(n, p - 1, dtype=dt)
+    else:
+        a = np.random.default_rng(5).integers(0, p, n, dtype=np.uint64).astype(dt)
+    results = []
+    for fam in valid_families(p, dt):
+        A = ntt_cy.ntt(a, p, reduction=fam)
+        assert ntt_cy.intt(A, p, reduction=fam).tolist() == a.tolist()
+        results.append(A)
+    for A in results[1:]:
+        assert np.array_equal(A, results[0])
+    if fill == "p-1":  # sum of n copies of -1 is -n, every other frequency 0
+        assert int(results[0][0]) == (-n) % p and not results[0][1:].any()
+
+
+@pytest.mark.parametrize("p", [998244353, 2281701377, 2**64 - 2**32 + 1, 1337006139375617])
+@pytest.mark.parametrize("kind", ["cyclic", "negacyclic"])
+def test_round_trip_medium_sizes_all_families(p, kind):
+    for n in (2**11, 2**13, 2**15):
+        for dt in lanes(p):
+            a = np.random.default_rng(n).integers(0, p, (3, n), dtype=np.uint64).astype(dt)
+            ref = None
+            for fam in valid_families(p, dt):
+                A = ntt_cy.ntt(a, p, kind=kind, reduction=fam, dtype=dt)
+                ref = A if ref is None else ref
+                assert np.array_equal(A, ref)
+                assert np.array_equal(ntt_cy.intt(A, p, kind=kind, reduction=fam, dtype=dt), a)
+
+
+@pytest.mark.parametrize("p", [7340033, 998244353, 2281701377, 2**64 - 2**32 + 1])
+def test_convolution_theorem(p):
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 8, 64, 256):
+        a = rng.integers(0, p, n, dtype=np.uint64)
+        b = rng.integers(0, p, n, dtype=np.uint64)
+        dt = np.uint32 if p < 2**32 else np.uint64
+        A, B = ntt_cy.ntt(a.astype(dt), p), ntt_cy.ntt(b.astype(dt), p)
+        prod = np.array([int(x) * int(y) % p for x, y in zip(A.tolist(), B.tolist())], dtype=dt)
+        assert ntt_cy.intt(prod, p).tolist() == cyclic_convolution(a.tolist(), b.tolist(), p)
+
+
+def test_negacyclic_is_product_mod_x_n_plus_1():
+    p, n = 8380417, 256  # Dilithium
+    rng = np.random.default_rng(11)
+    a, b = rng.integers(0, p, n), rng.integers(0, p, n)
+    A, B = (ntt_cy.ntt(x.astype(np.uint32), p, kind="negacyclic") for x in (a, b))
+    prod = (A.astype(np.uint64) * B % p).astype(np.uint32)
+    got = ntt_cy.intt(prod, p, kind="negacyclic").tolist()
+    expect = [0] * n
+    for i in range(n):
+        for j in range(n):
+            sign = -1 if i + j >= n else 1
+            expect[(i + j) % n] += sign * int(a[i]) * int(b[j])
+    assert got == [v % p for v in expect]
+
+
+def test_batched_along_any_axis():
+    p = 998244353
+    a = np.random.default_rng(2).integers(0, p, (3, 16, 5)).astype(np.uint32)
+    got = ntt_cy.ntt(a, p, axis=1)
+    for i in range(3):
+        for k in range(5):
+            assert got[i, :, k].tolist() == dft(a[i, :, k].tolist(), p)
+    assert np.array_equal(ntt_cy.intt(got, p, axis=1), a)
+    assert np.array_equal(ntt_cy.ntt(a, p, axis=-2), got)
+
+
+def test_non_contiguous_input_and_python_lists():
+    p = 7340033
+    base = np.random.default_rng(4).integers(0, p, (8, 64)).astype(np.uint32)
+    view = base[:, ::2]
+    assert np.array_equal(ntt_cy.ntt(view, p), ntt_cy.ntt(np.ascontiguousarray(view), p))
+    assert ntt_cy.ntt([1, 2, 3, 4], p).tolist() == dft([1, 2, 3, 4], p)
+    assert ntt_cy.ntt(np.array([1, 2, 3, 4], dtype=np.int64), p).dtype == np.uint32
+
+
+def test_input_never_modified_and_out_in_place():
+    p = 998244353
+    a = np.random.default_rng(9).integers(0, p, (4, 1024)).astype(np.uint32)
+    keep = a.copy()
+    A = ntt_cy.ntt(a, p)
+    assert np.array_equal(a, keep)
+    out = np.empty_like(a)
+    assert ntt_cy.ntt(a, p, out=out) is out and np.array_equal(out, A)
+    inplace = a.copy()
+    assert ntt_cy.ntt(inplace, p, out=inplace) is inplace
+    assert np.array_equal(inplace, A)
+    ntt_cy.intt(inplace, p, out=inplace)
+    assert np.array_equal(inplace, keep)
+    col = np.asfortranarray(a.T.copy())  # out with a layout the kernel cannot write into
+    out_t = np.empty_like(col)
+    ntt_cy.ntt(col, p, axis=0, out=out_t)
+    assert np.array_equal(out_t, A.T)
+
+
+def test_plan_bit_reversed_order_round_trip():
+    p, n = 998244353, 1024
+    plan = ntt_cy.NTTPlan(n, p)
+    a = np.random.default_rng(1).integers(0, p, n).astype(np.uint32)
+    br = plan.forward(a, bit_reversed=True)
+    nat = plan.forward(a)
+    rev = [int(format(i, "010b")[::-1], 2) for i in range(n)]
+    assert br.tolist() == [nat[rev[i]] for i in range(n)]
+    assert np.array_equal(plan.inverse(br, bit_reversed=True), a)
+
+
+def test_user_root_changes_the_transform():
+    p, n = 998244353, 8
+    from ntt_cy.primes import root_of_unity
+    w = pow(root_of_unity(n, p), 3, p)  # another primitive 8th root
+    a = [1, 2, 3, 4, 5, 6, 7, 8]
+    got = ntt_cy.ntt(a, p, root=w).tolist()
+    assert got == [sum(a[i] * pow(w, i * k, p) for i in range(n)) % p for k in range(n)]
+    assert ntt_cy.intt(got, p, root=w).tolist() == a

@@ -1,0 +1,81 @@
+"""Plans: caching, thread counts, and sharing one plan between Python threads."""
+import threading
+
+import numpy as np
+import pytest
+
+import ntt_cy
+from ntt_cy import NTTPlan
+from ntt_cy._threads import PARALLEL_MIN_ELEMENTS, effective_threads, resolve_workers
+from ntt_cy.plan import get_plan
+
+
+def test_plan_cache_returns_same_object():
+    assert get_plan(1024, 998244353) is get_plan(1024, 998244353)
+    assert get_plan(1024, 998244353) is not get_plan(1024, 998244353, kind="negacyclic")
+    assert get_plan(1024, 998244353) is not get_plan(1024, 998244353, dtype=np.uint64)
+
+
+def test_plan_repr_and_auto_choice():
+    assert NTTPlan(16, 998244353).reduction == "lazy"
+    assert NTTPlan(16, 2281701377).reduction != "lazy"        # no lazy headroom
+    assert NTTPlan(16, 2**64 - 2**32 + 1).reduction != "lazy"
+    assert "n=16" in repr(NTTPlan(16, 998244353))
+
+
+@pytest.mark.parametrize("shape", [(2**20,), (64, 2**14), (3, 2**15), (5, 2**10)])
+@pytest.mark.parametrize("kind", ["cyclic", "negacyclic"])
+def test_results_identical_for_any_worker_count(shape, kind):
+    p = 998244353
+    a = np.random.default_rng(0).integers(0, p, shape).astype(np.uint32)
+    for fam in ("lazy", "montgomery", "barrett"):
+        ref = ntt_cy.ntt(a, p, workers=1, kind=kind, reduction=fam)
+        for w in (2, 3, None, -1):
+            assert np.array_equal(ntt_cy.ntt(a, p, workers=w, kind=kind, reduction=fam), ref)
+            assert np.array_equal(ntt_cy.intt(ref, p, workers=w, kind=kind, reduction=fam), a)
+
+
+def test_64_bit_lanes_identical_for_any_worker_count():
+    p = 2**64 - 2**32 + 1
+    a = np.random.default_rng(0).integers(0, 2**63, 2**18, dtype=np.uint64)
+    ref = ntt_cy.ntt(a, p, workers=1)
+    assert np.array_equal(ntt_cy.ntt(a, p, workers=2), ref)
+
+
+def test_workers_semantics():
+    assert resolve_workers(None) == resolve_workers(-1) >= 1
+    assert resolve_workers(3) == 3
+    assert effective_threads(4, PARALLEL_MIN_ELEMENTS - 1) == 1
+    assert effective_threads(4, PARALLEL_MIN_ELEMENTS) == 4
+    for bad in (0, -2, -10):
+        with pytest.raises(ValueError, match="workers must be a positive integer"):
+            ntt_cy.ntt([1, 2], 998244353, workers=bad)
+    with pytest.raises(TypeError, match="workers must be an integer"):
+        ntt_cy.ntt([1, 2], 998244353, workers=1.5)
+
+
+def test_one_plan_from_four_python_threads():
+    p, n = 998244353, 2**14
+    plan = NTTPlan(n, p, kind="negacyclic")
+    inputs = [np.random.default_rng(i).integers(0, p, (4, n)).astype(np.uint32) for i in range(8)]
+    expected = [plan.forward(x, workers=1) for x in inputs]
+    fresh = NTTPlan(n, p, kind="negacyclic")  # tables built concurrently on first use
+    errors = []
+
+    def work(tid):
+        try:
+            for k in range(6):
+                i = (tid + k) % len(inputs)
+                fam = ("lazy", "montgomery", "barrett")[(tid + k) % 3]
+                got = fresh.forward(inputs[i], workers=2, reduction=fam)
+                assert np.array_equal(got, expected[i])
+                assert np.array_equal(fresh.inverse(got, reduction=fam), inputs[i])
+        except Exception as exc:  # collected and re-raised in the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
