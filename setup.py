@@ -9,6 +9,7 @@ Environment switches:
   NTT_CY_MARCH_NATIVE=1 add -march=native (opt-in: the build then only runs on CPUs like this one)
 """
 import json
+import platform
 import os
 import shutil
 import subprocess
@@ -82,13 +83,22 @@ with open(os.path.join(HERE, "ntt_cy", "_build_info.json"), "w") as f:
     json.dump(build_info, f, indent=1)
 
 
+X86_64 = platform.machine().lower() in ("x86_64", "amd64")
+# Extra flags of the ISA-specific kernel builds (ntt_cy/_isa.py picks one at import).
+ISA_FLAGS = {
+    "_ntt_avx2": ["-mavx2", "-mbmi2", "-mfma"],
+    "_ntt_avx512": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq", "-mavx512bw",
+                    "-mavx512vl", "-mavx512ifma"],
+}
+
+
 def extension(name):
     return Extension(
         f"ntt_cy.{name}",
         [f"ntt_cy/{name}.pyx"],
         include_dirs=[np.get_include(), os.path.join(HERE, "ntt_cy")],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=compile_args,
+        extra_compile_args=compile_args + ISA_FLAGS.get(name, []),
         extra_link_args=link_args,
     )
 
@@ -96,6 +106,7 @@ def extension(name):
 # Every ntt_cy/_*.pyx is an extension module of the same name.
 CYTHON_MODULES = sorted(
     f[:-4] for f in os.listdir(os.path.join(HERE, "ntt_cy")) if f.startswith("_") and f.endswith(".pyx")
+    if X86_64 or f[:-4] not in ISA_FLAGS
 )
 
 directives = {

@@ -6,7 +6,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ntt_cy import _checks, _ntt
+from ntt_cy import _checks
+from ntt_cy import _ntt
 from ntt_cy._threads import effective_threads
 from ntt_cy.primes import root_of_unity
 

@@ -1,0 +1,60 @@
+"""The one place that decides which kernel build runs.
+
+setup.py compiles the same kernel source (_ntt_impl.pxi) three times: `_ntt_portable`
+(portable x86-64 baseline, or whatever the target is), `_ntt_avx2` and
+`_ntt_avx512` (x86-64 only).  At import, the widest build this CPU supports is
+chosen, unless NTT_CY_ISA=portable|avx2|avx512 forces one (an unsupported or
+missing choice raises ImportError rather than crashing with an illegal instruction).
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+
+from ntt_cy._cpu import cpu_features
+
+ISAS = ("avx512", "avx2", "portable")
+_MODULES = {"avx512": "ntt_cy._ntt_avx512", "avx2": "ntt_cy._ntt_avx2", "portable": "ntt_cy._ntt_portable"}
+
+
+def supported_isas() -> list:
+    """Kernel builds that are both compiled and runnable on this CPU, widest first."""
+    features = set(cpu_features())
+    out = []
+    for isa in ISAS:
+        if isa != "portable" and isa not in features:
+            continue
+        try:
+            importlib.import_module(_MODULES[isa]) if isa == "portable" else _find(isa)
+        except ImportError:
+            continue
+        out.append(isa)
+    return out
+
+
+def _find(isa):
+    spec = importlib.util.find_spec(_MODULES[isa])
+    if spec is None:
+        raise ImportError(isa)
+    return spec
+
+
+def load(isa: str):
+    """The kernel module for `isa` (checked against the CPU before importing it)."""
+    if isa not in ISAS:
+        raise ValueError(f"unknown ISA {isa!r}: choose one of {ISAS}")
+    if isa != "portable" and isa not in cpu_features():
+        raise ImportError(f"this CPU does not support {isa}")
+    return importlib.import_module(_MODULES[isa])
+
+
+def _choose():
+    forced = os.environ.get("NTT_CY_ISA", "").strip().lower()
+    if forced:
+        return forced, load(forced)
+    isa = supported_isas()[0]
+    return isa, load(isa)
+
+
+ACTIVE_ISA, kernels = _choose()

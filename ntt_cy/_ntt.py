@@ -1,0 +1,19 @@
+"""The kernel build chosen by ntt_cy._isa, under one stable name.
+
+Everything outside _isa.py imports kernels from here, so tables built by one
+build are always consumed by the same build.
+"""
+from ntt_cy._isa import ACTIVE_ISA, kernels
+
+FAMILY_CODES = kernels.FAMILY_CODES
+TransformTables = kernels.TransformTables
+forward = kernels.forward
+inverse = kernels.inverse
+pointwise_mul = kernels.pointwise_mul
+powers = kernels.powers
+stage_twiddles = kernels.stage_twiddles
+to_montgomery = kernels.to_montgomery
+shoup_quotients = kernels.shoup_quotients
+
+__all__ = ["ACTIVE_ISA", "FAMILY_CODES", "TransformTables", "forward", "inverse",
+           "pointwise_mul", "powers", "stage_twiddles", "to_montgomery", "shoup_quotients"]

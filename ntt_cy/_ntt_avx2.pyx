@@ -1,0 +1,3 @@
+# AVX2 build of the transform kernels: only imported when the CPU has AVX2
+# (see ntt_cy/_isa.py); compile flags in setup.py.
+include "_ntt_impl.pxi"

@@ -1,0 +1,3 @@
+# AVX512 build of the transform kernels: only imported when the CPU has AVX512
+# (see ntt_cy/_isa.py); compile flags in setup.py.
+include "_ntt_impl.pxi"
