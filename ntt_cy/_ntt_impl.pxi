@@ -28,6 +28,15 @@ from libc.stdint cimport uint32_t, uint64_t
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
 from ntt_cy._arith64 cimport add_mod64, sub_mod64, mont_mul64, barrett_mul64, shoup_mul64
 
+cdef extern from "_simd32_avx512.h" nogil:
+    # Vector butterflies where the build targets AVX-512; they return 0 (did
+    # nothing) in other builds.  Same ranges as the scalar code below.
+    size_t ntt_simd32_run(int forward, uint32_t* x, uint32_t* y, const uint32_t* w,
+                          const uint32_t* wq, size_t count, uint32_t p, uint32_t pinv,
+                          int family)
+    int ntt_simd32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
+                                const uint32_t* twq, uint32_t p, uint32_t pinv, int family)
+
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mod128(uint64_t hi, uint64_t lo, uint64_t p)
     uint64_t ntt_div128(uint64_t hi, uint64_t lo, uint64_t p)
@@ -179,10 +188,38 @@ cdef inline void dit_run_lazy(lane_t* x, lane_t* y, const lane_t* w, const lane_
         y[j] = u - t + two_p
 
 
+cdef inline Py_ssize_t simd_run(int forward, uint32_t* a, Py_ssize_t half, Py_ssize_t j0,
+                                Py_ssize_t j1, const uint32_t* tw, const uint32_t* twq,
+                                const Tables* t) noexcept nogil:
+    # Vector part of a run (a multiple of 16 butterflies); the caller finishes the rest.
+    if t.family == BARRETT:
+        return 0
+    return ntt_simd32_run(forward, a + j0, a + half + j0, tw + half + j0,
+                          twq + half + j0 if twq != NULL else NULL, j1 - j0,
+                          <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.family)
+
+
+cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size,
+                                   const Tables* t) noexcept nogil:
+    # The four stages of half-length <= 8, in registers (AVX-512 builds, uint32 lanes).
+    if lane_t is uint32_t:
+        if t.family != BARRETT:
+            if forward:
+                return ntt_simd32_small_stages(1, a, size, <const uint32_t*>t.fwd_tw,
+                                               <const uint32_t*>t.fwd_tw_q, <uint32_t>t.mod.p,
+                                               <uint32_t>t.mod.mont_pinv, t.family)
+            return ntt_simd32_small_stages(0, a, size, <const uint32_t*>t.inv_tw,
+                                           <const uint32_t*>t.inv_tw_q, <uint32_t>t.mod.p,
+                                           <uint32_t>t.mod.mont_pinv, t.family)
+    return False
+
+
 cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
                          const Tables* t) noexcept nogil:
     # Butterflies j0 <= j < j1 of the block starting at a, half-length `half`.
     cdef const lane_t* w = <const lane_t*>t.fwd_tw + half
+    if lane_t is uint32_t:
+        j0 += simd_run(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q, t)
     if t.family == LAZY:
         dif_run_lazy(a + j0, a + half + j0, w + j0,
                      <const lane_t*>t.fwd_tw_q + half + j0, j1 - j0, &t.mod)
@@ -193,6 +230,8 @@ cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
 cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
                          const Tables* t) noexcept nogil:
     cdef const lane_t* w = <const lane_t*>t.inv_tw + half
+    if lane_t is uint32_t:
+        j0 += simd_run(0, a, half, j0, j1, <const uint32_t*>t.inv_tw, <const uint32_t*>t.inv_tw_q, t)
     if t.family == LAZY:
         dit_run_lazy(a + j0, a + half + j0, w + j0,
                      <const lane_t*>t.inv_tw_q + half + j0, j1 - j0, &t.mod)
@@ -207,6 +246,8 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
     # All stages with half-length half_hi, half_hi/2, ..., 1 on a[0:size].
     cdef Py_ssize_t half = half_hi, s
     while half >= 1:
+        if half == 8 and simd_small_stages(1, a, size, t):
+            return
         for s in range(size // (2 * half)):
             dif_run(a + 2 * half * s, half, 0, half, t)
         half >>= 1
@@ -216,6 +257,8 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
                      const Tables* t) noexcept nogil:
     # All stages with half-length 1, 2, ..., half_hi on a[0:size].
     cdef Py_ssize_t half = 1, s
+    if half_hi >= 8 and simd_small_stages(0, a, size, t):
+        half = 16
     while half <= half_hi:
         for s in range(size // (2 * half)):
             dit_run(a + 2 * half * s, half, 0, half, t)

@@ -1,0 +1,212 @@
+/* AVX-512 butterflies for 32-bit lanes (16 per vector), LAZY and MONTGOMERY families.
+ *
+ * Compiled into every kernel build; the bodies exist only where the compiler
+ * targets AVX-512 (the _ntt_avx512 build).  Elsewhere each function reports that
+ * it processed nothing (returns 0) and the scalar Cython loop does the work, so
+ * the call sites need no #ifdefs.  Ranges are those of the scalar code in
+ * _ntt_impl.pxi / _arith32.pxd, lane for lane:
+ *   LAZY DIF  in/out [0, 2p);  LAZY DIT in/out [0, 4p);  needs 4p <= 2^32.
+ *   MONTGOMERY in/out [0, p); twiddles w*2^32 mod p; p odd < 2^32.
+ * Reference: D. Harvey, "Faster arithmetic for number-theoretic transforms",
+ * J. Symbolic Comput. 60 (2014).
+ */
+#ifndef NTT_CY_SIMD32_AVX512_H
+#define NTT_CY_SIMD32_AVX512_H
+#include <stdint.h>
+#include <stddef.h>
+
+#define NTT_SIMD_LAZY 2
+#define NTT_SIMD_MONTGOMERY 0
+
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#include <immintrin.h>
+#define NTT_CY_HAVE_AVX512 1
+
+typedef struct {
+    __m512i p, two_p, pinv;
+    int family;
+} ntt_v32_mod;
+
+static inline ntt_v32_mod ntt_v32_modulus(uint32_t p, uint32_t pinv, int family) {
+    ntt_v32_mod m;
+    m.p = _mm512_set1_epi32((int)p);
+    m.two_p = _mm512_set1_epi32((int)(2u * p));
+    m.pinv = _mm512_set1_epi32((int)pinv);
+    m.family = family;
+    return m;
+}
+
+/* High 32 bits of the 64-bit products a*b, lane by lane. */
+static inline __m512i ntt_v32_mulhi(__m512i a, __m512i b) {
+    __m512i even = _mm512_srli_epi64(_mm512_mul_epu32(a, b), 32);
+    __m512i odd = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32));
+    return _mm512_mask_blend_epi32(0xAAAA, even, odd);
+}
+
+/* Shoup: a in [0, 2^32), w < p, wq = floor(w 2^32 / p), p < 2^31 -> [0, 2p). */
+static inline __m512i ntt_v32_shoup(__m512i a, __m512i w, __m512i wq, __m512i p) {
+    __m512i q = ntt_v32_mulhi(a, wq);
+    return _mm512_sub_epi32(_mm512_mullo_epi32(a, w), _mm512_mullo_epi32(q, p));
+}
+
+/* Montgomery: a in [0, 2^32), b < p, p odd -> a*b*2^-32 mod p in [0, p). */
+static inline __m512i ntt_v32_mont(__m512i a, __m512i b, const ntt_v32_mod *m) {
+    __m512i h1 = ntt_v32_mulhi(a, b);
+    __m512i lo = _mm512_mullo_epi32(a, b);
+    __m512i h2 = ntt_v32_mulhi(_mm512_mullo_epi32(lo, m->pinv), m->p);
+    __m512i r = _mm512_sub_epi32(h1, h2);
+    return _mm512_mask_add_epi32(r, _mm512_cmplt_epu32_mask(h1, h2), r, m->p);
+}
+
+/* a, b in [0, p) -> (a + b) mod p, (a - b) mod p; exact for every p < 2^32. */
+static inline __m512i ntt_v32_add(__m512i a, __m512i b, __m512i p) {
+    __m512i t = _mm512_sub_epi32(p, b);
+    __m512i r = _mm512_sub_epi32(a, t);
+    return _mm512_mask_add_epi32(r, _mm512_cmplt_epu32_mask(a, t), r, p);
+}
+
+static inline __m512i ntt_v32_sub(__m512i a, __m512i b, __m512i p) {
+    __m512i r = _mm512_sub_epi32(a, b);
+    return _mm512_mask_add_epi32(r, _mm512_cmplt_epu32_mask(a, b), r, p);
+}
+
+/* x in [0, 4p) -> [0, 2p) when 4p <= 2^32 (x - 2p wraps above x when x < 2p). */
+static inline __m512i ntt_v32_fold2p(__m512i x, __m512i two_p) {
+    return _mm512_min_epu32(x, _mm512_sub_epi32(x, two_p));
+}
+
+/* One DIF butterfly on 16 lanes: (u, v) -> (u + v, (u - v) w). */
+static inline void ntt_v32_dif(__m512i *u, __m512i *v, __m512i w, __m512i wq,
+                               const ntt_v32_mod *m) {
+    if (m->family == NTT_SIMD_LAZY) {
+        __m512i d = _mm512_add_epi32(_mm512_sub_epi32(*u, *v), m->two_p);
+        *u = ntt_v32_fold2p(_mm512_add_epi32(*u, *v), m->two_p);
+        *v = ntt_v32_shoup(d, w, wq, m->p);
+    } else {
+        __m512i d = ntt_v32_sub(*u, *v, m->p);
+        *u = ntt_v32_add(*u, *v, m->p);
+        *v = ntt_v32_mont(d, w, m);
+    }
+}
+
+/* One DIT butterfly on 16 lanes: (u, v) -> (u + v w, u - v w). */
+static inline void ntt_v32_dit(__m512i *u, __m512i *v, __m512i w, __m512i wq,
+                               const ntt_v32_mod *m) {
+    if (m->family == NTT_SIMD_LAZY) {
+        __m512i x = ntt_v32_fold2p(*u, m->two_p);
+        __m512i t = ntt_v32_shoup(*v, w, wq, m->p);
+        *u = _mm512_add_epi32(x, t);
+        *v = _mm512_add_epi32(_mm512_sub_epi32(x, t), m->two_p);
+    } else {
+        __m512i t = ntt_v32_mont(*v, w, m);
+        *v = ntt_v32_sub(*u, t, m->p);
+        *u = ntt_v32_add(*u, t, m->p);
+    }
+}
+
+/* Butterflies j < count of one stage (x[j], y[j], w[j]); returns how many were
+ * done (count rounded down to 16).  wq is ignored for MONTGOMERY. */
+static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
+                                    const uint32_t *wq, size_t count, uint32_t p,
+                                    uint32_t pinv, int family) {
+    ntt_v32_mod m = ntt_v32_modulus(p, pinv, family);
+    size_t j, done = count & ~(size_t)15;
+    for (j = 0; j < done; j += 16) {
+        __m512i u = _mm512_loadu_si512(x + j), v = _mm512_loadu_si512(y + j);
+        __m512i tw = _mm512_loadu_si512(w + j);
+        __m512i twq = family == NTT_SIMD_LAZY ? _mm512_loadu_si512(wq + j) : tw;
+        if (forward)
+            ntt_v32_dif(&u, &v, tw, twq, &m);
+        else
+            ntt_v32_dit(&u, &v, tw, twq, &m);
+        _mm512_storeu_si512(x + j, u);
+        _mm512_storeu_si512(y + j, v);
+    }
+    return done;
+}
+
+/* Permutations for a stage of half-length h in {1, 2, 4, 8} on a 32-element
+ * segment held in two registers: X gathers the butterflies' first inputs, Y the
+ * second (lane l is block l/h, offset l%h), and `back` undoes the gather. */
+typedef struct {
+    __m512i gx, gy, back_lo, back_hi, w, wq;
+} ntt_v32_small_stage;
+
+static inline ntt_v32_small_stage ntt_v32_stage(int h, const uint32_t *tw, const uint32_t *twq,
+                                                int lazy) {
+    ntt_v32_small_stage s;
+    int32_t gx[16], gy[16], blo[16], bhi[16], wi[16];
+    for (int l = 0; l < 16; l++) {
+        gx[l] = (l / h) * 2 * h + l % h;
+        gy[l] = gx[l] + h;
+        wi[l] = l % h;
+    }
+    for (int i = 0; i < 32; i++) {
+        int lane = (i / (2 * h)) * h + i % h;
+        int src = (i % (2 * h)) < h ? lane : lane + 16;
+        if (i < 16) blo[i] = src; else bhi[i - 16] = src;
+    }
+    s.gx = _mm512_loadu_si512(gx);
+    s.gy = _mm512_loadu_si512(gy);
+    s.back_lo = _mm512_loadu_si512(blo);
+    s.back_hi = _mm512_loadu_si512(bhi);
+    /* tw + h .. tw + h + 15 is inside the table: callers guarantee n >= 32. */
+    s.w = _mm512_permutexvar_epi32(_mm512_loadu_si512(wi), _mm512_loadu_si512(tw + h));
+    s.wq = lazy ? _mm512_permutexvar_epi32(_mm512_loadu_si512(wi), _mm512_loadu_si512(twq + h))
+                : s.w;
+    return s;
+}
+
+static inline void ntt_v32_apply(int forward, __m512i *lo, __m512i *hi,
+                                 const ntt_v32_small_stage *s, const ntt_v32_mod *m) {
+    __m512i x = _mm512_permutex2var_epi32(*lo, s->gx, *hi);
+    __m512i y = _mm512_permutex2var_epi32(*lo, s->gy, *hi);
+    if (forward)
+        ntt_v32_dif(&x, &y, s->w, s->wq, m);
+    else
+        ntt_v32_dit(&x, &y, s->w, s->wq, m);
+    *lo = _mm512_permutex2var_epi32(x, s->back_lo, y);
+    *hi = _mm512_permutex2var_epi32(x, s->back_hi, y);
+}
+
+/* The four last DIF stages (h = 8, 4, 2, 1) or first DIT stages (h = 1, 2, 4, 8)
+ * over a[0:size], 32 elements at a time, in registers.  Returns 1 when done,
+ * 0 when it cannot (size not a multiple of 32, or no AVX-512 in this build). */
+static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
+                                          const uint32_t *tw, const uint32_t *twq,
+                                          uint32_t p, uint32_t pinv, int family) {
+    if (size < 32 || (size & 31))
+        return 0;
+    ntt_v32_mod m = ntt_v32_modulus(p, pinv, family);
+    int lazy = family == NTT_SIMD_LAZY;
+    ntt_v32_small_stage st[4];
+    for (int k = 0; k < 4; k++) /* forward order: h = 8, 4, 2, 1 */
+        st[k] = ntt_v32_stage(8 >> k, tw, twq, lazy);
+    for (size_t i = 0; i < size; i += 32) {
+        __m512i lo = _mm512_loadu_si512(a + i), hi = _mm512_loadu_si512(a + i + 16);
+        for (int k = 0; k < 4; k++)
+            ntt_v32_apply(forward, &lo, &hi, &st[forward ? k : 3 - k], &m);
+        _mm512_storeu_si512(a + i, lo);
+        _mm512_storeu_si512(a + i + 16, hi);
+    }
+    return 1;
+}
+
+#else  /* no AVX-512 in this build: the scalar loops do everything */
+
+static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
+                                    const uint32_t *wq, size_t count, uint32_t p,
+                                    uint32_t pinv, int family) {
+    (void)forward; (void)x; (void)y; (void)w; (void)wq; (void)count; (void)p; (void)pinv;
+    (void)family;
+    return 0;
+}
+
+static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
+                                          const uint32_t *tw, const uint32_t *twq,
+                                          uint32_t p, uint32_t pinv, int family) {
+    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)family;
+    return 0;
+}
+#endif
+#endif
