@@ -76,15 +76,26 @@ def lazy_is_valid(p: int, dt: np.dtype) -> bool:
     return 4 * p <= 1 << (8 * dt.itemsize)
 
 
+def _fastest_valid_family(p: int, dt: np.dtype) -> str:
+    # Measured per kernel build (README, "Speed"): lazy is fastest wherever it is
+    # valid.  Without its headroom, the AVX-512 build's vector Montgomery wins on
+    # uint32 lanes; everywhere else scalar Barrett beats scalar Montgomery.
+    if lazy_is_valid(p, dt):
+        return "lazy"
+    from ntt_cy._isa import ACTIVE_ISA
+
+    if ACTIVE_ISA == "avx512" and dt.itemsize == 4 and p % 2:
+        return "montgomery"
+    return "barrett"
+
+
 def check_reduction(reduction: str, p: int, dt: np.dtype) -> str:
     """Resolve `reduction` to a concrete family valid for p on lanes of dtype dt."""
     if reduction not in REDUCTIONS:
         raise ValueError(f"reduction must be one of {REDUCTIONS}, got {reduction!r}")
     bits = 8 * dt.itemsize
     if reduction == "auto":
-        # Measured (README, "Speed"): lazy is fastest wherever it is valid; without
-        # the headroom, Barrett beats Montgomery on both lane widths.
-        return "lazy" if lazy_is_valid(p, dt) else "barrett"
+        return _fastest_valid_family(p, dt)
     if reduction == "lazy" and not lazy_is_valid(p, dt):
         raise ValueError(
             f"reduction='lazy' needs 4p <= 2**{bits} on {dt} lanes; p = {p} is too large "

@@ -1,0 +1,72 @@
+"""Every kernel build this CPU runs gives bit-identical results (and the right ones)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ntt_cy._cpu import cpu_features
+from ntt_cy._isa import ACTIVE_ISA, ISAS, load, supported_isas
+
+# Runs in a fresh interpreter per ISA (the build is chosen once, at import).
+SCRIPT = r"""
+import hashlib, json, sys
+import numpy as np
+import ntt_cy
+from ntt_cy._ntt import ACTIVE_ISA
+from ntt_cy._checks import check_reduction
+digests = {}
+for p in (998244353, 2013265921, 2281701377, 7340033, 1337006139375617, 2**64 - 2**32 + 1):
+    lanes = [np.uint32, np.uint64] if p < 2**32 else [np.uint64]
+    for dt in lanes:
+        for kind in ("cyclic", "negacyclic"):
+            for n in (1, 2, 16, 32, 64, 1024, 2**15):
+                a = np.random.default_rng(n).integers(0, p, (3, n), dtype=np.uint64).astype(dt)
+                a[0] = p - 1
+                for fam in ("montgomery", "barrett", "lazy"):
+                    try:
+                        check_reduction(fam, p, np.dtype(dt))
+                    except ValueError:
+                        continue
+                    A = ntt_cy.ntt(a, p, kind=kind, reduction=fam, dtype=dt, workers=2)
+                    assert np.array_equal(ntt_cy.intt(A, p, kind=kind, reduction=fam, dtype=dt), a)
+                    key = f"{p}-{np.dtype(dt).name}-{kind}-{n}-{fam}"
+                    digests[key] = hashlib.sha256(A.tobytes()).hexdigest()
+print(json.dumps({"isa": ACTIVE_ISA, "digests": digests}))
+"""
+
+
+def run_with_isa(isa):
+    env = dict(os.environ, NTT_CY_ISA=isa)
+    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
+                         text=True, timeout=600, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_default_is_widest_supported():
+    assert supported_isas()[-1] == "portable"
+    if "NTT_CY_ISA" not in os.environ:
+        assert ACTIVE_ISA == supported_isas()[0]
+
+
+def test_every_supported_isa_is_bit_identical():
+    results = {isa: run_with_isa(isa) for isa in supported_isas()}
+    reference = results["portable"]["digests"]
+    assert len(reference) > 100
+    for isa, res in results.items():
+        assert res["isa"] == isa
+        assert res["digests"] == reference, isa
+
+
+def test_unsupported_or_unknown_isa_is_refused():
+    with pytest.raises(ValueError, match="unknown ISA"):
+        load("sse9")
+    missing = [isa for isa in ISAS if isa != "portable" and isa not in cpu_features()]
+    for isa in missing:
+        with pytest.raises(ImportError, match="does not support"):
+            load(isa)
+    env = dict(os.environ, NTT_CY_ISA="sse9")
+    proc = subprocess.run([sys.executable, "-c", "import ntt_cy"], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode != 0 and "unknown ISA" in proc.stderr
