@@ -199,17 +199,14 @@ cdef inline Py_ssize_t simd_run(int forward, uint32_t* a, Py_ssize_t half, Py_ss
                           <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.family)
 
 
-cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size,
-                                   const Tables* t) noexcept nogil:
-    # The four stages of half-length <= 8, in registers (AVX-512 builds, uint32 lanes).
+cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, const Tables* t,
+                                   const void* tw, const void* twq) noexcept nogil:
+    # The four stages of half-length <= 8 (DIF if forward, else DIT) with the stage
+    # twiddles tw/twq, in registers (AVX-512 builds, uint32 lanes).
     if lane_t is uint32_t:
         if t.family != BARRETT:
-            if forward:
-                return ntt_simd32_small_stages(1, a, size, <const uint32_t*>t.fwd_tw,
-                                               <const uint32_t*>t.fwd_tw_q, <uint32_t>t.mod.p,
-                                               <uint32_t>t.mod.mont_pinv, t.family)
-            return ntt_simd32_small_stages(0, a, size, <const uint32_t*>t.inv_tw,
-                                           <const uint32_t*>t.inv_tw_q, <uint32_t>t.mod.p,
+            return ntt_simd32_small_stages(forward, a, size, <const uint32_t*>tw,
+                                           <const uint32_t*>twq, <uint32_t>t.mod.p,
                                            <uint32_t>t.mod.mont_pinv, t.family)
     return False
 
@@ -228,13 +225,16 @@ cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
 
 
 cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
-                         const Tables* t) noexcept nogil:
-    cdef const lane_t* w = <const lane_t*>t.inv_tw + half
+                         const Tables* t, const void* tw, const void* twq) noexcept nogil:
+    # As dif_run, for the DIT butterfly with stage twiddles tw/twq: the inverse
+    # twiddles give the inverse transform, the forward ones the forward transform
+    # from bit-reversed input.
+    cdef const lane_t* w = <const lane_t*>tw + half
     if lane_t is uint32_t:
-        j0 += simd_run(0, a, half, j0, j1, <const uint32_t*>t.inv_tw, <const uint32_t*>t.inv_tw_q, t)
+        j0 += simd_run(0, a, half, j0, j1, <const uint32_t*>tw, <const uint32_t*>twq, t)
     if t.family == LAZY:
         dit_run_lazy(a + j0, a + half + j0, w + j0,
-                     <const lane_t*>t.inv_tw_q + half + j0, j1 - j0, &t.mod)
+                     <const lane_t*>twq + half + j0, j1 - j0, &t.mod)
     else:
         dit_run_exact(a + j0, a + half + j0, w + j0, j1 - j0, &t.mod, t.family)
 
@@ -246,22 +246,22 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
     # All stages with half-length half_hi, half_hi/2, ..., 1 on a[0:size].
     cdef Py_ssize_t half = half_hi, s
     while half >= 1:
-        if half == 8 and simd_small_stages(1, a, size, t):
+        if half == 8 and simd_small_stages(1, a, size, t, t.fwd_tw, t.fwd_tw_q):
             return
         for s in range(size // (2 * half)):
             dif_run(a + 2 * half * s, half, 0, half, t)
         half >>= 1
 
 
-cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
-                     const Tables* t) noexcept nogil:
+cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Tables* t,
+                     const void* tw, const void* twq) noexcept nogil:
     # All stages with half-length 1, 2, ..., half_hi on a[0:size].
     cdef Py_ssize_t half = 1, s
-    if half_hi >= 8 and simd_small_stages(0, a, size, t):
+    if half_hi >= 8 and simd_small_stages(0, a, size, t, tw, twq):
         half = 16
     while half <= half_hi:
         for s in range(size // (2 * half)):
-            dit_run(a + 2 * half * s, half, 0, half, t)
+            dit_run(a + 2 * half * s, half, 0, half, t, tw, twq)
         half <<= 1
 
 
@@ -290,20 +290,22 @@ cdef void dif_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads) n
             dif_stages(a + k * c, c, c >> 1, t)
 
 
-cdef void dit_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads) noexcept nogil:
+cdef void dit_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads,
+                        const void* tw, const void* twq) noexcept nogil:
     cdef Py_ssize_t c = chunk_size(n, threads), half = c, s, k
     cdef int tid
     if c > 1:
         for k in prange(n // c, num_threads=threads, schedule="static"):
-            dit_stages(a + k * c, c, c >> 1, t)
+            dit_stages(a + k * c, c, c >> 1, t, tw, twq)
     while half < n:
         if threads == 1:
             for s in range(n // (2 * half)):
-                dit_run(a + 2 * half * s, half, 0, half, t)
+                dit_run(a + 2 * half * s, half, 0, half, t, tw, twq)
         else:
             for tid in prange(threads, num_threads=threads, schedule="static"):
                 for s in range(n // (2 * half)):
-                    dit_run(a + 2 * half * s, half, half * tid // threads, half * (tid + 1) // threads, t)
+                    dit_run(a + 2 * half * s, half, half * tid // threads,
+                            half * (tid + 1) // threads, t, tw, twq)
         half <<= 1
 
 
@@ -363,7 +365,8 @@ cdef void finish_inverse(lane_t* a, Py_ssize_t n, const Tables* t) noexcept nogi
 
 
 cdef void bit_reverse(lane_t* a, Py_ssize_t n, const uint32_t* rev) noexcept nogil:
-    # In-place permutation a[i] <-> a[rev[i]] (an involution).
+    # In-place permutation a[i] <-> a[rev[i]] (an involution).  Random access: used
+    # only for in-place transforms; permute_copy is the fast path.
     cdef Py_ssize_t i, j
     cdef lane_t tmp
     for i in range(n):
@@ -374,10 +377,59 @@ cdef void bit_reverse(lane_t* a, Py_ssize_t n, const uint32_t* rev) noexcept nog
             a[j] = tmp
 
 
+cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
+                       bint twist) noexcept nogil:
+    # dst[i] = src[rev[i]] (times psi^rev[i] when twist), src != dst.  Visits i in
+    # 16 x 16 tiles (high and low 4 index bits) so both the reads and the writes
+    # touch only 16 cache lines per tile.  Out: [0, p), or [0, 2p) for LAZY twists.
+    cdef const uint32_t* rev = t.bitrev
+    cdef const lane_t* tw = <const lane_t*>t.twist
+    cdef const lane_t* twq = <const lane_t*>t.twist_q
+    cdef Py_ssize_t bits = 0, i, j, m, hi, lo, shift, base
+    while (1 << bits) < n:
+        bits += 1
+    if bits < 8:
+        for i in range(n):
+            j = rev[i]
+            dst[i] = mul_family(src[j], tw[j], twq[j] if twq != NULL else 0, &t.mod,
+                                t.family) if twist else src[j]
+        return
+    shift = bits - 4
+    for m in range(1 << (bits - 8)):
+        for hi in range(16):
+            base = (hi << shift) | (m << 4)
+            for lo in range(16):
+                i = base | lo
+                j = rev[i]
+                if twist:
+                    dst[i] = mul_family(src[j], tw[j], twq[j] if twq != NULL else 0,
+                                        &t.mod, t.family)
+                else:
+                    dst[i] = src[j]
+
+
+cdef void fold_lazy_dit(lane_t* a, Py_ssize_t n, const Tables* t) noexcept nogil:
+    # LAZY DIT leaves [0, 4p): fold to [0, p).
+    cdef Py_ssize_t i
+    cdef lane_t p = <lane_t>t.mod.p, two_p = <lane_t>t.mod.two_p, v
+    if t.family == LAZY:
+        for i in range(n):
+            v = a[i]
+            v = v - two_p if v >= two_p else v
+            a[i] = v - p if v >= p else v
+
+
 # ------------------------------------------------------- whole transforms
 
 cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
                       int threads, bint natural) noexcept nogil:
+    if natural and src != dst:
+        # Natural order out: permute (and twist) while copying, then DIT with the
+        # forward twiddles; no separate bit-reversal pass.
+        permute_copy(src, dst, n, t, t.twist != NULL)
+        dit_transform(dst, n, t, threads, t.fwd_tw, t.fwd_tw_q)
+        fold_lazy_dit(dst, n, t)
+        return
     load_forward(src, dst, n, t)
     dif_transform(dst, n, t, threads)
     finish_forward(dst, n, t)
@@ -388,12 +440,15 @@ cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
 cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
                       int threads, bint natural) noexcept nogil:
     cdef Py_ssize_t i
-    if src != dst:
-        for i in range(n):
-            dst[i] = src[i]
-    if natural:
-        bit_reverse(dst, n, t.bitrev)
-    dit_transform(dst, n, t, threads)
+    if natural and src != dst:
+        permute_copy(src, dst, n, t, False)
+    else:
+        if src != dst:
+            for i in range(n):
+                dst[i] = src[i]
+        if natural:
+            bit_reverse(dst, n, t.bitrev)
+    dit_transform(dst, n, t, threads, t.inv_tw, t.inv_tw_q)
     finish_inverse(dst, n, t)
 
 
