@@ -162,14 +162,17 @@ class NTTPlan:
             _checks.check_out(out, src.shape, self.dtype, src)
         threads = effective_threads(workers, src.size)
         kernel = _ntt.forward if is_forward else _ntt.inverse
-        moved = np.moveaxis(src, axis, -1)
+        last = axis == src.ndim - 1
+        moved = src if last else np.moveaxis(src, axis, -1)
         rows = np.ascontiguousarray(moved).reshape(-1, self.n)
         # Write straight into `out` when its layout allows (also the in-place case
         # out is a, where rows and dst are the same memory); never into the input.
-        direct = out is not None and axis == src.ndim - 1 and out.flags.c_contiguous
+        direct = out is not None and last and out.flags.c_contiguous
         dst = out.reshape(-1, self.n) if direct else np.empty_like(rows)
         kernel(rows, dst, self.tables(family), threads, not bit_reversed)
-        result = np.moveaxis(dst.reshape(moved.shape), -1, axis)
+        result = dst.reshape(moved.shape)
+        if not last:
+            result = np.moveaxis(result, -1, axis)
         if out is None:
             return result
         if not direct:
@@ -186,14 +189,14 @@ def _check_axis(axis, ndim):
 
 @lru_cache(maxsize=64)
 def _cached_plan(n, p, dtype_name, kind, root):
+    # NTTPlan validates everything; failed constructions are not cached.
     return NTTPlan(n, p, dtype=dtype_name, kind=kind, root=root)
 
 
 def get_plan(n, p, *, dtype=None, kind="cyclic", root=None) -> NTTPlan:
     """A cached plan per (n, p, kind, lane width, root); reduction is chosen per call."""
-    p = _checks.check_prime_modulus(p)
-    dt = _checks.lane_dtype(p, dtype)
-    _checks.check_kind(kind)
-    n = _checks.as_int(n, "n")
-    _checks.check_transform_size(n, p, kind)
-    return _cached_plan(n, p, dt.name, kind, None if root is None else int(root))
+    # Exact int keys only: 998244353.0 == 998244353 would otherwise hit the cache.
+    n, p = _checks.as_int(n, "n"), _checks.as_int(p, "p")
+    dtype_name = None if dtype is None else np.dtype(dtype).name
+    root = None if root is None else _checks.as_int(root, "root")
+    return _cached_plan(n, p, dtype_name, kind, root)
