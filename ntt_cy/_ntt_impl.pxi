@@ -34,6 +34,9 @@ cdef extern from "_simd32_avx512.h" nogil:
     size_t ntt_simd32_run(int forward, uint32_t* x, uint32_t* y, const uint32_t* w,
                           const uint32_t* wq, size_t count, uint32_t p, uint32_t pinv,
                           int family)
+    size_t ntt_simd32_run4(int forward, uint32_t* a, size_t h, size_t j0, size_t j1,
+                           const uint32_t* tw, const uint32_t* twq, uint32_t p, uint32_t pinv,
+                           int family)
     int ntt_simd32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
                                 const uint32_t* twq, uint32_t p, uint32_t pinv, int family)
 
@@ -239,6 +242,48 @@ cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
         dit_run_exact(a + j0, a + half + j0, w + j0, j1 - j0, &t.mod, t.family)
 
 
+cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
+                          const Tables* t) noexcept nogil:
+    # DIF stages `half` and `half/2` on the block a[0:2*half], groups j0 <= j < j1
+    # of [0, half/2) (see ntt_simd32_run4): vector radix-4 where available, the
+    # same butterflies as two radix-2 runs otherwise.
+    cdef Py_ssize_t q = half >> 1
+    if lane_t is uint32_t:
+        if t.family != BARRETT:
+            j0 += ntt_simd32_run4(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw,
+                                  <const uint32_t*>t.fwd_tw_q, <uint32_t>t.mod.p,
+                                  <uint32_t>t.mod.mont_pinv, t.family)
+    if j0 < j1:
+        dif_run(a, half, j0, j1, t)
+        dif_run(a, half, q + j0, q + j1, t)
+        dif_run(a, q, j0, j1, t)
+        dif_run(a + half, q, j0, j1, t)
+
+
+cdef inline void dit_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
+                          const Tables* t, const void* tw, const void* twq) noexcept nogil:
+    # DIT stages `half/2` then `half` on a[0:2*half], groups j0 <= j < j1 of [0, half/2).
+    cdef Py_ssize_t q = half >> 1
+    if lane_t is uint32_t:
+        if t.family != BARRETT:
+            j0 += ntt_simd32_run4(0, a, half, j0, j1, <const uint32_t*>tw,
+                                  <const uint32_t*>twq, <uint32_t>t.mod.p,
+                                  <uint32_t>t.mod.mont_pinv, t.family)
+    if j0 < j1:
+        dit_run(a, q, j0, j1, t, tw, twq)
+        dit_run(a + half, q, j0, j1, t, tw, twq)
+        dit_run(a, half, j0, j1, t, tw, twq)
+        dit_run(a, half, q + j0, q + j1, t, tw, twq)
+
+
+cdef inline Py_ssize_t split(Py_ssize_t count, int part, int parts) noexcept nogil:
+    # Start of part `part` of range(count) cut in `parts`, on a multiple of 16 so
+    # every part but the last keeps whole vectors.
+    if part >= parts:
+        return count
+    return (count * part // parts) & ~(<Py_ssize_t>15)
+
+
 # ------------------------------------------------------- stage schedules
 
 cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
@@ -248,6 +293,11 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
     while half >= 1:
         if half == 8 and simd_small_stages(1, a, size, t, t.fwd_tw, t.fwd_tw_q):
             return
+        if half >= 32:  # two stages at once; at most one radix-2 stage before the tail
+            for s in range(size // (2 * half)):
+                dif_run4(a + 2 * half * s, half, 0, half >> 1, t)
+            half >>= 2
+            continue
         for s in range(size // (2 * half)):
             dif_run(a + 2 * half * s, half, 0, half, t)
         half >>= 1
@@ -260,6 +310,11 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Table
     if half_hi >= 8 and simd_small_stages(0, a, size, t, tw, twq):
         half = 16
     while half <= half_hi:
+        if 2 * half <= half_hi and half >= 16:  # stages half and 2*half at once
+            for s in range(size // (4 * half)):
+                dit_run4(a + 4 * half * s, 2 * half, 0, half, t, tw, twq)
+            half <<= 2
+            continue
         for s in range(size // (2 * half)):
             dit_run(a + 2 * half * s, half, 0, half, t, tw, twq)
         half <<= 1
@@ -277,13 +332,17 @@ cdef void dif_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads) n
     cdef Py_ssize_t c = chunk_size(n, threads), half = n >> 1, s, k
     cdef int tid
     while half >= c:                      # blocks larger than a chunk
-        if threads == 1:
-            for s in range(n // (2 * half)):
-                dif_run(a + 2 * half * s, half, 0, half, t)
-        else:
+        if half >> 1 >= c:                # two large stages in one pass
             for tid in prange(threads, num_threads=threads, schedule="static"):
                 for s in range(n // (2 * half)):
-                    dif_run(a + 2 * half * s, half, half * tid // threads, half * (tid + 1) // threads, t)
+                    dif_run4(a + 2 * half * s, half, split(half >> 1, tid, threads),
+                             split(half >> 1, tid + 1, threads), t)
+            half >>= 2
+            continue
+        for tid in prange(threads, num_threads=threads, schedule="static"):
+            for s in range(n // (2 * half)):
+                dif_run(a + 2 * half * s, half, split(half, tid, threads),
+                        split(half, tid + 1, threads), t)
         half >>= 1
     if c > 1:
         for k in prange(n // c, num_threads=threads, schedule="static"):
@@ -298,14 +357,17 @@ cdef void dit_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads,
         for k in prange(n // c, num_threads=threads, schedule="static"):
             dit_stages(a + k * c, c, c >> 1, t, tw, twq)
     while half < n:
-        if threads == 1:
-            for s in range(n // (2 * half)):
-                dit_run(a + 2 * half * s, half, 0, half, t, tw, twq)
-        else:
+        if 2 * half < n:                  # two large stages in one pass
             for tid in prange(threads, num_threads=threads, schedule="static"):
-                for s in range(n // (2 * half)):
-                    dit_run(a + 2 * half * s, half, half * tid // threads,
-                            half * (tid + 1) // threads, t, tw, twq)
+                for s in range(n // (4 * half)):
+                    dit_run4(a + 4 * half * s, 2 * half, split(half, tid, threads),
+                             split(half, tid + 1, threads), t, tw, twq)
+            half <<= 2
+            continue
+        for tid in prange(threads, num_threads=threads, schedule="static"):
+            for s in range(n // (2 * half)):
+                dit_run(a + 2 * half * s, half, split(half, tid, threads),
+                        split(half, tid + 1, threads), t, tw, twq)
         half <<= 1
 
 

@@ -192,6 +192,46 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
     return 1;
 }
 
+/* Two stages at once (radix-4): half-lengths h then h/2 for DIF, h/2 then h for
+ * DIT, on the block a[0:2h], butterfly groups j0 <= j < j1 (j < h/2).  Each
+ * group touches a[j], a[j+h/2], a[j+h], a[j+3h/2] and nothing else, so groups are
+ * independent (threads may split the j range).  Same ranges as two radix-2 stages.
+ * Returns the number of groups done (a multiple of 16 from j0). */
+static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
+                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                     uint32_t pinv, int family) {
+    ntt_v32_mod m = ntt_v32_modulus(p, pinv, family);
+    size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
+    int lazy = family == NTT_SIMD_LAZY;
+    if (q % 16)
+        return 0;
+    for (j = j0; j < j0 + done; j += 16) {
+        __m512i x0 = _mm512_loadu_si512(a + j), x1 = _mm512_loadu_si512(a + j + q);
+        __m512i x2 = _mm512_loadu_si512(a + j + h), x3 = _mm512_loadu_si512(a + j + h + q);
+        __m512i wa = _mm512_loadu_si512(tw + h + j), wb = _mm512_loadu_si512(tw + h + q + j);
+        __m512i wc = _mm512_loadu_si512(tw + q + j);
+        __m512i wqa = lazy ? _mm512_loadu_si512(twq + h + j) : wa;
+        __m512i wqb = lazy ? _mm512_loadu_si512(twq + h + q + j) : wb;
+        __m512i wqc = lazy ? _mm512_loadu_si512(twq + q + j) : wc;
+        if (forward) {
+            ntt_v32_dif(&x0, &x2, wa, wqa, &m);
+            ntt_v32_dif(&x1, &x3, wb, wqb, &m);
+            ntt_v32_dif(&x0, &x1, wc, wqc, &m);
+            ntt_v32_dif(&x2, &x3, wc, wqc, &m);
+        } else {
+            ntt_v32_dit(&x0, &x1, wc, wqc, &m);
+            ntt_v32_dit(&x2, &x3, wc, wqc, &m);
+            ntt_v32_dit(&x0, &x2, wa, wqa, &m);
+            ntt_v32_dit(&x1, &x3, wb, wqb, &m);
+        }
+        _mm512_storeu_si512(a + j, x0);
+        _mm512_storeu_si512(a + j + q, x1);
+        _mm512_storeu_si512(a + j + h, x2);
+        _mm512_storeu_si512(a + j + h + q, x3);
+    }
+    return done;
+}
+
 #else  /* no AVX-512 in this build: the scalar loops do everything */
 
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
@@ -206,6 +246,14 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                                           const uint32_t *tw, const uint32_t *twq,
                                           uint32_t p, uint32_t pinv, int family) {
     (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)family;
+    return 0;
+}
+
+static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
+                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                     uint32_t pinv, int family) {
+    (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)p;
+    (void)pinv; (void)family;
     return 0;
 }
 #endif
