@@ -60,3 +60,19 @@ cdef inline uint64_t shoup_mul64(uint64_t a, uint64_t w, uint64_t wq, uint64_t p
     # a in [0, 2^64), w in [0, p), wq = floor(w * 2^64 / p), p < 2^63 (2p must fit).
     cdef uint64_t q = ntt_mulhi64(a, wq)
     return a * w - q * p
+
+
+cdef inline uint64_t mont_mul52(uint64_t a, uint64_t b, uint64_t p, uint64_t pinv52) noexcept nogil:
+    # Montgomery product with R = 2^52 (the IFMA kernels' form): a*b*2^-52 mod p.
+    # a in [0, 2^52), b in [0, p), p odd < 2^52, pinv52 = -p^-1 mod 2^52.
+    # T + m*p with m = lo52(T) * pinv52 mod 2^52 is divisible by 2^52 and below
+    # 2^53 p < 2^105, so (T + m*p) >> 52 < 2p; one conditional subtraction -> [0, p).
+    cdef uint64_t hi, mhi, mlo, lo2
+    cdef uint64_t lo = ntt_mul_wide(a, b, &hi)
+    cdef uint64_t mask = (<uint64_t>1 << 52) - 1
+    cdef uint64_t m = ((lo & mask) * pinv52) & mask
+    mlo = ntt_mul_wide(m, p, &mhi)
+    lo2 = lo + mlo
+    hi = hi + mhi + (lo2 < lo)
+    cdef uint64_t t = (hi << 12) | (lo2 >> 52)
+    return t - p if t >= p else t

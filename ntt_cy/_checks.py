@@ -77,14 +77,17 @@ def lazy_is_valid(p: int, dt: np.dtype) -> bool:
 
 
 def _fastest_valid_family(p: int, dt: np.dtype) -> str:
-    # Measured per kernel build (README, "Speed"): lazy is fastest wherever it is
-    # valid.  Without its headroom, the AVX-512 build's vector Montgomery wins on
-    # uint32 lanes; everywhere else scalar Barrett beats scalar Montgomery.
+    # Measured per kernel build (README, "Speed"): the vector kernels win where they
+    # exist -- IFMA Montgomery on uint64 lanes (odd p < 2**52), lazy/Shoup, and the
+    # AVX-512 build's Montgomery on uint32 lanes; scalar Barrett beats scalar
+    # Montgomery everywhere else.
+    from ntt_cy import _ntt
+
+    if dt.itemsize == 8 and p % 2 and _ntt.montgomery_bits(p, 8) == 52:
+        return "montgomery"
     if lazy_is_valid(p, dt):
         return "lazy"
-    from ntt_cy._isa import ACTIVE_ISA
-
-    if ACTIVE_ISA == "avx512" and dt.itemsize == 4 and p % 2:
+    if _ntt.ACTIVE_ISA == "avx512" and dt.itemsize == 4 and p % 2:
         return "montgomery"
     return "barrett"
 

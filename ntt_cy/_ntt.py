@@ -13,7 +13,8 @@ pointwise_mul = kernels.pointwise_mul
 powers = kernels.powers
 stage_twiddles = kernels.stage_twiddles
 to_montgomery = kernels.to_montgomery
+montgomery_bits = kernels.montgomery_bits
 shoup_quotients = kernels.shoup_quotients
 
 __all__ = ["ACTIVE_ISA", "FAMILY_CODES", "TransformTables", "forward", "inverse",
-           "pointwise_mul", "powers", "stage_twiddles", "to_montgomery", "shoup_quotients"]
+           "pointwise_mul", "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "shoup_quotients"]

@@ -26,7 +26,8 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint32_t, uint64_t
 
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
-from ntt_cy._arith64 cimport add_mod64, sub_mod64, mont_mul64, barrett_mul64, shoup_mul64
+from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
+                              shoup_mul64)
 
 cdef extern from "_simd32_avx512.h" nogil:
     # Vector butterflies where the build targets AVX-512; they return 0 (did
@@ -39,6 +40,17 @@ cdef extern from "_simd32_avx512.h" nogil:
                            int family)
     int ntt_simd32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
                                 const uint32_t* twq, uint32_t p, uint32_t pinv, int family)
+
+cdef extern from "_simd64_ifma.h" nogil:
+    # IFMA Montgomery (R = 2^52) for uint64 lanes where the build has AVX-512 IFMA;
+    # elsewhere montgomery_bits is 64 and the functions do nothing (return 0).
+    int ntt_simd64_montgomery_bits(uint64_t p)
+    size_t ntt_simd64_run(int forward, uint64_t* x, uint64_t* y, const uint64_t* w,
+                          size_t count, uint64_t p, uint64_t pinv52)
+    size_t ntt_simd64_run4(int forward, uint64_t* a, size_t h, size_t j0, size_t j1,
+                           const uint64_t* tw, uint64_t p, uint64_t pinv52)
+    int ntt_simd64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
+                                uint64_t p, uint64_t pinv52)
 
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mod128(uint64_t hi, uint64_t lo, uint64_t p)
@@ -63,6 +75,8 @@ cdef struct Modulus:
     uint64_t p
     uint64_t two_p
     uint64_t mont_pinv      # p^-1 mod 2^L
+    int mont_bits           # Montgomery radix bits: L, or 52 for IFMA builds (uint64, p < 2^52)
+    uint64_t mont52_pinv    # -p^-1 mod 2^52 (mont_bits == 52 only)
     uint64_t barrett_mu     # 32-bit lanes: floor(2^64 / p)
     uint64_t barrett_d      # 64-bit lanes: p << shift
     uint64_t barrett_v      # 64-bit lanes: floor((2^128-1)/d) - 2^64
@@ -106,6 +120,8 @@ cdef inline lane_t mul_family(lane_t a, lane_t w, lane_t wq, const Modulus* m, i
     if family == MONTGOMERY:
         if lane_t is uint32_t:
             return mont_mul32(a, w, <uint32_t>m.p, <uint32_t>m.mont_pinv)
+        elif m.mont_bits == 52:
+            return mont_mul52(a, w, m.p, m.mont52_pinv)
         else:
             return mont_mul64(a, w, m.p, m.mont_pinv)
     elif family == BARRETT:
@@ -202,16 +218,40 @@ cdef inline Py_ssize_t simd_run(int forward, uint32_t* a, Py_ssize_t half, Py_ss
                           <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.family)
 
 
+cdef inline bint ifma(const Tables* t) noexcept nogil:
+    return t.family == MONTGOMERY and t.mod.mont_bits == 52
+
+
+cdef inline Py_ssize_t simd64_run(int forward, uint64_t* a, Py_ssize_t half, Py_ssize_t j0,
+                                  Py_ssize_t j1, const uint64_t* tw, const Tables* t) noexcept nogil:
+    if not ifma(t):
+        return 0
+    return ntt_simd64_run(forward, a + j0, a + half + j0, tw + half + j0, j1 - j0,
+                          t.mod.p, t.mod.mont52_pinv)
+
+
 cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, const Tables* t,
                                    const void* tw, const void* twq) noexcept nogil:
-    # The four stages of half-length <= 8 (DIF if forward, else DIT) with the stage
-    # twiddles tw/twq, in registers (AVX-512 builds, uint32 lanes).
+    # The last (DIF) or first (DIT) stages of half-length <= SMALL_HALF in registers,
+    # with stage twiddles tw/twq: uint32 lanes in AVX-512 builds, uint64 in IFMA builds.
     if lane_t is uint32_t:
         if t.family != BARRETT:
             return ntt_simd32_small_stages(forward, a, size, <const uint32_t*>tw,
                                            <const uint32_t*>twq, <uint32_t>t.mod.p,
                                            <uint32_t>t.mod.mont_pinv, t.family)
+    else:
+        if ifma(t):
+            return ntt_simd64_small_stages(forward, a, size, <const uint64_t*>tw, t.mod.p,
+                                           t.mod.mont52_pinv)
     return False
+
+
+cdef inline Py_ssize_t small_half(lane_t* a) noexcept nogil:
+    # Largest half-length simd_small_stages covers: 16 uint32 / 8 uint64 per vector.
+    if lane_t is uint32_t:
+        return 8
+    else:
+        return 4
 
 
 cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
@@ -220,6 +260,8 @@ cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
     cdef const lane_t* w = <const lane_t*>t.fwd_tw + half
     if lane_t is uint32_t:
         j0 += simd_run(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q, t)
+    else:
+        j0 += simd64_run(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw, t)
     if t.family == LAZY:
         dif_run_lazy(a + j0, a + half + j0, w + j0,
                      <const lane_t*>t.fwd_tw_q + half + j0, j1 - j0, &t.mod)
@@ -235,6 +277,8 @@ cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
     cdef const lane_t* w = <const lane_t*>tw + half
     if lane_t is uint32_t:
         j0 += simd_run(0, a, half, j0, j1, <const uint32_t*>tw, <const uint32_t*>twq, t)
+    else:
+        j0 += simd64_run(0, a, half, j0, j1, <const uint64_t*>tw, t)
     if t.family == LAZY:
         dit_run_lazy(a + j0, a + half + j0, w + j0,
                      <const lane_t*>twq + half + j0, j1 - j0, &t.mod)
@@ -253,6 +297,9 @@ cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
             j0 += ntt_simd32_run4(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw,
                                   <const uint32_t*>t.fwd_tw_q, <uint32_t>t.mod.p,
                                   <uint32_t>t.mod.mont_pinv, t.family)
+    elif ifma(t):
+        j0 += ntt_simd64_run4(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw, t.mod.p,
+                              t.mod.mont52_pinv)
     if j0 < j1:
         dif_run(a, half, j0, j1, t)
         dif_run(a, half, q + j0, q + j1, t)
@@ -269,6 +316,9 @@ cdef inline void dit_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
             j0 += ntt_simd32_run4(0, a, half, j0, j1, <const uint32_t*>tw,
                                   <const uint32_t*>twq, <uint32_t>t.mod.p,
                                   <uint32_t>t.mod.mont_pinv, t.family)
+    elif ifma(t):
+        j0 += ntt_simd64_run4(0, a, half, j0, j1, <const uint64_t*>tw, t.mod.p,
+                              t.mod.mont52_pinv)
     if j0 < j1:
         dit_run(a, q, j0, j1, t, tw, twq)
         dit_run(a + half, q, j0, j1, t, tw, twq)
@@ -291,9 +341,9 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
     # All stages with half-length half_hi, half_hi/2, ..., 1 on a[0:size].
     cdef Py_ssize_t half = half_hi, s
     while half >= 1:
-        if half == 8 and simd_small_stages(1, a, size, t, t.fwd_tw, t.fwd_tw_q):
+        if half == small_half(a) and simd_small_stages(1, a, size, t, t.fwd_tw, t.fwd_tw_q):
             return
-        if half >= 32:  # two stages at once; at most one radix-2 stage before the tail
+        if half >= 4 * small_half(a):  # two stages at once; at most one radix-2 before the tail
             for s in range(size // (2 * half)):
                 dif_run4(a + 2 * half * s, half, 0, half >> 1, t)
             half >>= 2
@@ -307,10 +357,10 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Table
                      const void* tw, const void* twq) noexcept nogil:
     # All stages with half-length 1, 2, ..., half_hi on a[0:size].
     cdef Py_ssize_t half = 1, s
-    if half_hi >= 8 and simd_small_stages(0, a, size, t, tw, twq):
-        half = 16
+    if half_hi >= small_half(a) and simd_small_stages(0, a, size, t, tw, twq):
+        half = 2 * small_half(a)
     while half <= half_hi:
-        if 2 * half <= half_hi and half >= 16:  # stages half and 2*half at once
+        if 2 * half <= half_hi and half >= 2 * small_half(a):  # stages half and 2*half at once
             for s in range(size // (4 * half)):
                 dit_run4(a + 4 * half * s, 2 * half, 0, half, t, tw, twq)
             half <<= 2
@@ -615,13 +665,22 @@ def stage_twiddles(lane_t[::1] out, const lane_t[::1] root_powers):
             h <<= 1
 
 
-def to_montgomery(lane_t[::1] a, uint64_t p):
-    """a[i] <- a[i] * 2^L mod p in place (L = lane bits)."""
+def montgomery_bits(uint64_t p, int itemsize):
+    """Montgomery radix bits this build uses for p on lanes of `itemsize` bytes."""
+    if itemsize == 8:
+        return ntt_simd64_montgomery_bits(p)
+    return 32
+
+
+def to_montgomery(lane_t[::1] a, uint64_t p, int bits):
+    """a[i] <- a[i] * 2^bits mod p in place (bits = the lane width, or 52)."""
     cdef Py_ssize_t i
     with nogil:
         for i in range(a.shape[0]):
             if lane_t is uint32_t:
                 a[i] = <lane_t>(((<uint64_t>a[i]) << 32) % p)
+            elif bits == 52:
+                a[i] = ntt_mod128(a[i] >> 12, a[i] << 52, p)
             else:
                 a[i] = ntt_mod128(a[i], 0, p)
 

@@ -3,7 +3,8 @@
 from libc.stdint cimport uint32_t, uint64_t
 
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
-from ntt_cy._arith64 cimport add_mod64, sub_mod64, mont_mul64, barrett_mul64, shoup_mul64
+from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
+                              shoup_mul64)
 
 ctypedef fused lane_t:
     uint32_t
@@ -14,6 +15,7 @@ def mul_mod(str family, const lane_t[::1] a, const lane_t[::1] b, lane_t[::1] ou
     """out[i] = a[i] * b[i] reduced by `family`, exactly as the butterflies do it.
 
     montgomery: a*b*2^-L mod p in [0, p)     (a < 2^L, b < p, p odd)
+    montgomery52: a*b*2^-52 mod p in [0, p)  (uint64 only; a < 2^52, b < p < 2^52, p odd)
     barrett:    a*b mod p in [0, p)           (a < 2^L, b < p)
     shoup:      a*b mod p in [0, 2p)          (a < 2^L, b < p, p < 2^(L-1)); uses the
                 quotient floor(b * 2^L / p) computed here from b.
@@ -26,7 +28,8 @@ def mul_mod(str family, const lane_t[::1] a, const lane_t[::1] b, lane_t[::1] ou
     cdef lane_t q
     if b.shape[0] != n or out.shape[0] != n:
         raise ValueError("a, b and out must have the same length")
-    if family not in ("montgomery", "barrett", "shoup"):
+    cdef uint64_t pinv52 = m["mont52_pinv"]
+    if family not in ("montgomery", "montgomery52", "barrett", "shoup"):
         raise ValueError(f"unknown family {family!r}")
     for i in range(n):
         if family == "montgomery":
@@ -34,6 +37,11 @@ def mul_mod(str family, const lane_t[::1] a, const lane_t[::1] b, lane_t[::1] ou
                 out[i] = mont_mul32(a[i], b[i], <uint32_t>p, <uint32_t>pinv)
             else:
                 out[i] = mont_mul64(a[i], b[i], p, pinv)
+        elif family == "montgomery52":
+            if lane_t is uint32_t:
+                raise ValueError("montgomery52 is a uint64-lane reduction")
+            else:
+                out[i] = mont_mul52(a[i], b[i], p, pinv52)
         elif family == "barrett":
             if lane_t is uint32_t:
                 out[i] = barrett_mul32(a[i], b[i], <uint32_t>p, mu)

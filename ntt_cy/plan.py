@@ -14,8 +14,12 @@ from ntt_cy.primes import root_of_unity
 __all__ = ["NTTPlan", "get_plan"]
 
 
-def modulus_constants(p: int, dt: np.dtype) -> dict:
-    """Precomputed constants of every reduction family for p on lanes of dtype dt."""
+def modulus_constants(p: int, dt: np.dtype, mont_bits: int | None = None) -> dict:
+    """Precomputed constants of every reduction family for p on lanes of dtype dt.
+
+    mont_bits is the Montgomery radix the kernels use (the lane width, or 52 in
+    builds with AVX-512 IFMA for uint64 lanes and p < 2**52).
+    """
     bits = 8 * dt.itemsize
     shift = 64 - p.bit_length()
     d = p << shift
@@ -23,6 +27,8 @@ def modulus_constants(p: int, dt: np.dtype) -> dict:
         "p": p,
         "two_p": (2 * p) % (1 << 64),
         "mont_pinv": pow(p, -1, 1 << bits) if p % 2 else 0,
+        "mont_bits": mont_bits or bits,
+        "mont52_pinv": (-pow(p, -1, 1 << 52)) % (1 << 52) if p % 2 else 0,
         "barrett_mu": (1 << 64) // p,
         "barrett_d": d,
         "barrett_v": ((1 << 128) - 1) // d - (1 << 64),
@@ -74,7 +80,8 @@ class NTTPlan:
         self.reduction = _checks.check_reduction(reduction, p, self.dtype)
         order = 2 * n if self.kind == "negacyclic" else n
         self.root = root_of_unity(order, p, root)
-        self._modulus = modulus_constants(p, self.dtype)
+        self._modulus = modulus_constants(p, self.dtype,
+                                          _ntt.montgomery_bits(p, self.dtype.itemsize))
         self._tables: dict = {}
         self._lock = threading.Lock()
 
@@ -101,7 +108,7 @@ class NTTPlan:
 
     def _family_form(self, family: str, values: np.ndarray, arrays: dict, key: str):
         if family == "montgomery":
-            _ntt.to_montgomery(values, self.p)
+            _ntt.to_montgomery(values, self.p, self._modulus["mont_bits"])
         elif family == "lazy":
             q = np.empty_like(values)
             _ntt.shoup_quotients(values, q, self.p)

@@ -50,6 +50,22 @@ def test_mul_mod_matches_python(p, bits, family):
             assert got < 2 * p and got % p == exact, (a, b)
 
 
+P52 = [3, 998244353, 1337006139375617, 2**52 - 47, 4503599626321921]  # odd primes < 2^52
+
+
+@pytest.mark.parametrize("p", P52)
+def test_montgomery52_matches_python(p):
+    # The IFMA kernels' radix: a < 2^52, b < p, result a*b*2^-52 mod p in [0, p).
+    rng = np.random.default_rng(p % 1000)
+    a = np.array(edge_values(2**52, p, rng), dtype=np.uint64)
+    b = np.array((edge_values(p, p, rng) * 2)[: len(a)], dtype=np.uint64)
+    out = np.empty_like(a)
+    _vecarith.mul_mod("montgomery52", a, b, out, modulus_constants(p, np.dtype(np.uint64)))
+    r_inv = pow(2**52, -1, p)
+    for x, y, got in zip(a.tolist(), b.tolist(), out.tolist()):
+        assert got == x * y * r_inv % p, (x, y)
+
+
 @pytest.mark.parametrize("p,bits", cases(32) + cases(64))
 def test_add_sub_mod(p, bits):
     dt = np.dtype(f"uint{bits}")
