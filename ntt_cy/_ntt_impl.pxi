@@ -550,7 +550,9 @@ cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
 
 
 cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
-                      int threads, bint natural) noexcept nogil:
+                      int threads, bint natural, bint scaled) noexcept nogil:
+    # scaled=False (cyclic only) leaves out the factor n^-1, for callers that fold it
+    # into a pointwise product; the result is still reduced to [0, p).
     cdef Py_ssize_t i
     if natural and src != dst:
         permute_copy(src, dst, n, t, False)
@@ -561,7 +563,10 @@ cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
         if natural:
             bit_reverse(dst, n, t.bitrev)
     dit_transform(dst, n, t, threads, t.inv_tw, t.inv_tw_q)
-    finish_inverse(dst, n, t)
+    if scaled:
+        finish_inverse(dst, n, t)
+    else:
+        fold_lazy_dit(dst, n, t)
 
 
 cdef class TransformTables:
@@ -603,17 +608,20 @@ cdef void* _pointer(dict arrays, str key) except? NULL:
 def forward(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
             int threads, bint natural):
     """Forward NTT of every row of src into dst (dst may be src).  # IN/OUT"""
-    _run(src, dst, tables, threads, natural, True)
+    _run(src, dst, tables, threads, natural, True, True)
 
 
 def inverse(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
-            int threads, bint natural):
-    """Normalised inverse NTT of every row of src into dst (dst may be src)."""
-    _run(src, dst, tables, threads, natural, False)
+            int threads, bint natural, bint scaled=True):
+    """Inverse NTT of every row of src into dst (dst may be src); normalised unless
+    scaled=False (cyclic plans only: the caller applies n^-1 itself)."""
+    if not scaled and tables.c.twist != NULL:
+        raise ValueError("scaled=False needs a cyclic plan")
+    _run(src, dst, tables, threads, natural, False, scaled)
 
 
 cdef void _run(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
-               int threads, bint natural, bint is_forward) except *:
+               int threads, bint natural, bint is_forward, bint scaled) except *:
     cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r
     cdef const Tables* t = &tables.c
     if n != tables.n or dst.shape[0] != rows or dst.shape[1] != n:
@@ -628,13 +636,13 @@ cdef void _run(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
                 if is_forward:
                     forward_row(s + r * n, d + r * n, n, t, 1, natural)
                 else:
-                    inverse_row(s + r * n, d + r * n, n, t, 1, natural)
+                    inverse_row(s + r * n, d + r * n, n, t, 1, natural, scaled)
         else:
             for r in range(rows):
                 if is_forward:
                     forward_row(s + r * n, d + r * n, n, t, threads, natural)
                 else:
-                    inverse_row(s + r * n, d + r * n, n, t, threads, natural)
+                    inverse_row(s + r * n, d + r * n, n, t, threads, natural, scaled)
 
 
 # ------------------------------------------------------- table construction

@@ -79,3 +79,19 @@ def test_one_plan_from_four_python_threads():
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+def test_unscaled_inverse_kernel_leaves_out_n_inverse():
+    from ntt_cy import _ntt
+    p, n = 998244353, 1024
+    plan = NTTPlan(n, p)
+    a = np.random.default_rng(0).integers(0, p, (2, n)).astype(np.uint32)
+    for fam in ("lazy", "montgomery", "barrett"):
+        A = plan.forward(a, bit_reversed=True, reduction=fam)
+        out = np.empty_like(A)
+        _ntt.inverse(A, out, plan.tables(fam), 1, False, False)
+        assert int(out.max()) < p
+        assert np.array_equal(out.astype(object) * pow(n, -1, p) % p, a.astype(object))
+    nega = NTTPlan(n, p, kind="negacyclic")
+    with pytest.raises(ValueError, match="needs a cyclic plan"):
+        _ntt.inverse(a, np.empty_like(a), nega.tables("lazy"), 1, False, False)
