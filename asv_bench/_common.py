@@ -1,0 +1,94 @@
+"""Helpers shared by the asv suites (no benchmarks here).
+
+Every benchmark passes ``workers=`` explicitly: thread counts are parameters, never
+inherited from the environment.  An API the checked-out commit does not have, a
+parameter combination it rejects, or more workers than cores all raise
+NotImplementedError in ``setup``, which asv records as "skipped", not "failed".
+"""
+import importlib
+import os
+import time
+
+import numpy as np
+
+# NTT-friendly primes used across the suites (see docs/reference.md).
+P_DILITHIUM = 8380417                      # 23 bits, negacyclic n = 256
+P_CLASSIC_23 = 7340033                     # 23 bits
+P_CLASSIC_27 = 104857601                   # 27 bits
+P_CLASSIC_29 = 469762049                   # 29 bits
+P30 = 998244353                            # 30 bits, the common one (lazy-capable on uint32)
+P_BABYBEAR = 2013265921                    # 31 bits, 4p > 2^32: no lazy on uint32
+P32 = 2281701377                           # 32 bits, full uint32 range
+P51 = 1337006139375617                     # 51 bits, uint64 lanes
+P_GOLDILOCKS = 2**64 - 2**32 + 1           # 64 bits, no lazy on uint64
+
+# Lane name -> (prime, dtype).
+LANES = {"u32": (P30, np.uint32), "u64": (P51, np.uint64)}
+
+
+def ntt_cy_attr(path):
+    """``ntt_cy.<path>`` (dotted; submodules are imported), or NotImplementedError
+    when the checked-out commit lacks it."""
+    try:
+        obj = importlib.import_module("ntt_cy")
+    except ImportError as exc:
+        raise NotImplementedError(f"ntt_cy is not importable: {exc}")
+    prefix = "ntt_cy"
+    for part in path.split("."):
+        prefix += "." + part
+        if hasattr(obj, part):
+            obj = getattr(obj, part)
+            continue
+        try:
+            obj = importlib.import_module(prefix)
+        except ImportError:
+            raise NotImplementedError(f"{prefix} is not available in this commit") from None
+    return obj
+
+
+def cpu_count():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def check_workers(workers):
+    """Skip a thread count this machine cannot honour (no oversubscribed timings)."""
+    if workers > cpu_count():
+        raise NotImplementedError(f"workers={workers} > {cpu_count()} cores")
+    limit = os.environ.get("OMP_THREAD_LIMIT")
+    if limit and limit.isdigit() and int(limit) < workers:
+        raise NotImplementedError(f"OMP_THREAD_LIMIT={limit} caps workers={workers}")
+
+
+def random_lanes(shape, p, dtype, seed=0):
+    """Uniform values in [0, p) of the given lane dtype."""
+    return np.random.default_rng(seed).integers(0, p, size=shape, dtype=np.dtype(dtype))
+
+
+def make_plan(n, p, dtype=None, kind="cyclic", reduction="auto"):
+    """An NTTPlan, or NotImplementedError when the combination is invalid."""
+    NTTPlan = ntt_cy_attr("NTTPlan")
+    try:
+        return NTTPlan(n, p, dtype=dtype, kind=kind, reduction=reduction)
+    except (ValueError, TypeError) as exc:
+        raise NotImplementedError(f"invalid combination: {exc}")
+
+
+def butterflies(n, rows=1):
+    """Radix-2 butterflies in one length-n transform (n/2 per stage, log2 n stages)."""
+    return rows * (n // 2) * (n.bit_length() - 1)
+
+
+def median_seconds(func, min_runs=3, max_runs=50, budget=0.25):
+    """Median wall time of func() over at least min_runs calls (more while under budget)."""
+    func()  # warm-up: tables, caches, first-touch page faults
+    times = []
+    start = time.perf_counter()
+    while len(times) < min_runs or (len(times) < max_runs and time.perf_counter() - start < budget):
+        t0 = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    return times[len(times) // 2]

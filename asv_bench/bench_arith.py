@@ -1,0 +1,50 @@
+"""Vectorised reduction primitives on their own (element-wise modular products).
+
+These live in private extension modules (``ntt_cy._ntt.pointwise_mul``,
+``ntt_cy._vecarith.mul_mod``); commits without them skip these benchmarks.
+"""
+import numpy as np
+
+from asv_bench._common import LANES, check_workers, ntt_cy_attr, random_lanes
+
+N = 2**16
+
+
+class PointwiseMul:
+    """out = a * b * factor mod p (the transform-domain product of polymul), Barrett."""
+    params = (["u32", "u64"], [1, 2])
+    param_names = ["lane", "workers"]
+
+    def setup(self, lane, workers):
+        check_workers(workers)
+        self.kernel = ntt_cy_attr("_ntt.pointwise_mul")
+        p, dtype = LANES[lane]
+        self.m = ntt_cy_attr("plan.modulus_constants")(p, np.dtype(dtype))
+        self.a = random_lanes((1, N), p, dtype, 1)
+        self.b = random_lanes((1, N), p, dtype, 2)
+        self.out = np.empty_like(self.a)
+        self.factor = 12345
+
+    def time_pointwise_mul(self, lane, workers):
+        self.kernel(self.a, self.b, self.out, self.m, self.factor, workers)
+
+
+class MulMod:
+    """One modular product per element in each reduction family, exactly as the butterflies do it."""
+    params = (["u32", "u64"], ["montgomery", "barrett", "shoup"])
+    param_names = ["lane", "family"]
+
+    def setup(self, lane, family):
+        self.kernel = ntt_cy_attr("_vecarith.mul_mod")
+        p, dtype = LANES[lane]
+        self.m = ntt_cy_attr("plan.modulus_constants")(p, np.dtype(dtype))
+        self.a = random_lanes(N, p, dtype, 1)
+        self.b = random_lanes(N, p, dtype, 2)
+        self.out = np.empty_like(self.a)
+        try:
+            self.kernel(family, self.a, self.b, self.out, self.m)
+        except (ValueError, TypeError) as exc:
+            raise NotImplementedError(f"mul_mod rejects {family!r} on {lane}: {exc}")
+
+    def time_mul_mod(self, lane, family):
+        self.kernel(family, self.a, self.b, self.out, self.m)

@@ -1,0 +1,196 @@
+"""Forward / inverse NTT: sizes, lane widths, reduction families, kinds, batches, threads.
+
+Every call passes ``workers=`` explicitly.  Transforms write into a preallocated
+``out`` so the timings are the kernels plus ntt_cy's input checks, not numpy's allocator.
+"""
+import numpy as np
+
+from asv_bench._common import (
+    LANES, P30, P32, P_BABYBEAR, P_GOLDILOCKS, butterflies, check_workers, make_plan,
+    median_seconds, ntt_cy_attr, random_lanes,
+)
+
+SIZES = [2**4, 2**10, 2**14, 2**17, 2**20, 2**22]
+
+
+class Transform:
+    """One length-n transform mod 998244353 (uint32 lanes, default family), 1 or 2 threads."""
+    params = (SIZES, [1, 2])
+    param_names = ["n", "workers"]
+    timeout = 120
+
+    def setup(self, n, workers):
+        check_workers(workers)
+        self.plan = make_plan(n, P30)
+        self.a = random_lanes(n, P30, np.uint32)
+        self.out = np.empty_like(self.a)
+        self.plan.forward(self.a, out=self.out, workers=workers)  # build the tables once
+
+    def time_forward(self, n, workers):
+        self.plan.forward(self.a, out=self.out, workers=workers)
+
+    def time_inverse(self, n, workers):
+        self.plan.inverse(self.a, out=self.out, workers=workers)
+
+
+class Families:
+    """Lane width x reduction family x kind, single thread (u32: p = 998244353, u64: 51-bit p)."""
+    params = (["u32", "u64"], ["montgomery", "barrett", "lazy"], ["cyclic", "negacyclic"],
+              [2**10, 2**17])
+    param_names = ["lane", "reduction", "kind", "n"]
+
+    def setup(self, lane, reduction, kind, n):
+        p, dtype = LANES[lane]
+        self.plan = make_plan(n, p, dtype=dtype, kind=kind, reduction=reduction)
+        self.a = random_lanes(n, p, dtype)
+        self.out = np.empty_like(self.a)
+        self.plan.forward(self.a, out=self.out, workers=1)
+
+    def time_forward(self, lane, reduction, kind, n):
+        self.plan.forward(self.a, out=self.out, workers=1)
+
+    def time_inverse(self, lane, reduction, kind, n):
+        self.plan.inverse(self.a, out=self.out, workers=1)
+
+
+class EdgeModuli:
+    """Moduli at the edges of the lane ranges (no lazy headroom), default family, n = 2^14."""
+    params = ([P_BABYBEAR, P32, P_GOLDILOCKS],)
+    param_names = ["p"]
+
+    def setup(self, p):
+        n = 2**14
+        self.plan = make_plan(n, p)
+        self.a = random_lanes(n, p, self.plan.dtype)
+        self.out = np.empty_like(self.a)
+        self.plan.forward(self.a, out=self.out, workers=1)
+
+    def time_forward(self, p):
+        self.plan.forward(self.a, out=self.out, workers=1)
+
+
+class Batched:
+    """Batches of transforms (rows x n), along the last axis and along axis 0."""
+    params = (["1024x16", "4096x256", "64x16384", "8x131072"], [1, 2])
+    param_names = ["shape", "workers"]
+
+    def setup(self, shape, workers):
+        check_workers(workers)
+        rows, n = map(int, shape.split("x"))
+        self.plan = make_plan(n, P30)
+        self.a = random_lanes((rows, n), P30, np.uint32)
+        self.out = np.empty_like(self.a)
+        self.a_t = np.ascontiguousarray(self.a.T)  # (n, rows): transform along axis 0
+        self.out_t = np.empty_like(self.a_t)
+        self.plan.forward(self.a, out=self.out, workers=workers)
+
+    def time_forward(self, shape, workers):
+        self.plan.forward(self.a, out=self.out, workers=workers)
+
+    def time_forward_axis0(self, shape, workers):
+        self.plan.forward(self.a_t, axis=0, out=self.out_t, workers=workers)
+
+
+class FunctionAPI:
+    """ntt_cy.ntt / intt (cached plan lookup + checks + allocation), single thread."""
+    params = ([2**4, 2**10, 2**17],)
+    param_names = ["n"]
+
+    def setup(self, n):
+        self.ntt = ntt_cy_attr("ntt")
+        self.intt = ntt_cy_attr("intt")
+        self.a = random_lanes(n, P30, np.uint32)
+        self.ntt(self.a, P30, workers=1)
+
+    def time_ntt(self, n):
+        self.ntt(self.a, P30, workers=1)
+
+    def time_intt(self, n):
+        self.intt(self.a, P30, workers=1)
+
+
+class ConvolutionRoundTrip:
+    """forward(bit_reversed=True) then inverse(bit_reversed=True): the convolution path."""
+    params = ([2**10, 2**17], [1, 2])
+    param_names = ["n", "workers"]
+
+    def setup(self, n, workers):
+        check_workers(workers)
+        self.plan = make_plan(n, P30)
+        self.a = random_lanes(n, P30, np.uint32)
+        self.tmp = np.empty_like(self.a)
+        self.roundtrip(workers)
+
+    def roundtrip(self, workers):
+        self.plan.forward(self.a, out=self.tmp, workers=workers, bit_reversed=True)
+        self.plan.inverse(self.tmp, out=self.tmp, workers=workers, bit_reversed=True)
+
+    def time_roundtrip(self, n, workers):
+        self.roundtrip(workers)
+
+
+class PlanCreation:
+    """NTTPlan construction plus its first table build (default family)."""
+    params = ([2**10, 2**17, 2**20],)
+    param_names = ["n"]
+
+    def setup(self, n):
+        make_plan(n, P30)
+        self.a = random_lanes(n, P30, np.uint32)
+
+    def time_plan_and_first_forward(self, n):
+        make_plan(n, P30).forward(self.a, workers=1)
+
+
+class ButterflyRate:
+    """Nanoseconds per radix-2 butterfly (median of repeated single-thread forwards)."""
+    params = ([2**12, 2**17, 2**22], ["u32", "u64"], ["montgomery", "barrett", "lazy"])
+    param_names = ["n", "lane", "reduction"]
+    timeout = 120
+
+    def setup(self, n, lane, reduction):
+        p, dtype = LANES[lane]
+        self.plan = make_plan(n, p, dtype=dtype, reduction=reduction)
+        self.a = random_lanes(n, p, dtype)
+        self.out = np.empty_like(self.a)
+
+    def track_forward_ns_per_butterfly(self, n, lane, reduction):
+        t = median_seconds(lambda: self.plan.forward(self.a, out=self.out, workers=1))
+        return t * 1e9 / butterflies(n)
+
+    track_forward_ns_per_butterfly.unit = "ns/butterfly"
+
+
+class ThreadScaling:
+    """Speed-up of workers=2 over workers=1 (issue 5 target: >= 1.7x for these cases)."""
+    params = (["1x1048576", "64x16384", "1x1024"],)
+    param_names = ["shape"]
+    timeout = 120
+
+    def setup(self, shape):
+        check_workers(2)
+        rows, n = map(int, shape.split("x"))
+        self.plan = make_plan(n, P30)
+        self.a = random_lanes((rows, n), P30, np.uint32)
+        self.out = np.empty_like(self.a)
+
+    def track_speedup_2_vs_1_workers(self, shape):
+        t1 = median_seconds(lambda: self.plan.forward(self.a, out=self.out, workers=1))
+        t2 = median_seconds(lambda: self.plan.forward(self.a, out=self.out, workers=2))
+        return t1 / t2
+
+    track_speedup_2_vs_1_workers.unit = "x"
+
+
+class LargeMemory:
+    """Peak resident memory of a 2^22 forward transform (input + output + tables)."""
+    params = (["u32", "u64"],)
+    param_names = ["lane"]
+
+    def setup(self, lane):
+        p, dtype = LANES[lane]
+        self.p, self.dtype = p, dtype
+        self.a = random_lanes(2**22, p, dtype)
+
+    def peakmem_forward_2_22(self, lane):
+        make_plan(2**22, self.p, dtype=self.dtype).forward(self.a, workers=1)

@@ -1,0 +1,140 @@
+"""Polynomial multiplication (classic cases, CRT moduli, negacyclic batches) and bigmul.
+
+API under test: ``ntt_cy.polymul(a, b, modulus, *, kind=..., workers=...)`` and
+``ntt_cy.bigmul(x, y)``; commits without them skip these benchmarks.
+"""
+import random
+import tracemalloc
+
+import numpy as np
+
+from asv_bench._common import (
+    P30, P51, P_CLASSIC_23, P_CLASSIC_27, P_CLASSIC_29, P_DILITHIUM, check_workers,
+    ntt_cy_attr, random_lanes,
+)
+
+# "n/p" strings: the classic benchmark cases of docs/reference.md.
+CLASSIC = [f"4/{P_CLASSIC_23}", f"131072/{P_CLASSIC_23}", f"131072/{P_CLASSIC_27}",
+           f"131072/{P_CLASSIC_29}", f"131072/{P30}", f"131072/{P51}"]
+
+
+def _operands(n, modulus, rows=None, seed=1):
+    """Two random operands with coefficients in [0, modulus); uint32/uint64 when they fit."""
+    shape = n if rows is None else (rows, n)
+    if modulus <= 2**32:
+        dtype = np.uint32
+    elif modulus <= 2**64:
+        dtype = np.uint64
+    else:
+        raise NotImplementedError("moduli above 2^64 are not benchmarked")
+    return (random_lanes(shape, modulus, dtype, seed),
+            random_lanes(shape, modulus, dtype, seed + 1))
+
+
+def _polymul_or_skip(a, b, modulus, kind, workers):
+    """One call in setup: a ValueError/TypeError means this commit rejects the case."""
+    polymul = ntt_cy_attr("polymul")
+    try:
+        polymul(a, b, modulus, kind=kind, workers=workers)
+    except (ValueError, TypeError) as exc:
+        raise NotImplementedError(f"polymul rejects this case: {exc}")
+    return polymul
+
+
+class ClassicPolymul:
+    """Linear product of two degree-(n-1) polynomials (n/p as in docs/reference.md)."""
+    params = (CLASSIC, [1, 2])
+    param_names = ["n/p", "workers"]
+    timeout = 120
+
+    def setup(self, case, workers):
+        check_workers(workers)
+        n, self.p = map(int, case.split("/"))
+        self.a, self.b = _operands(n, self.p)
+        self.polymul = _polymul_or_skip(self.a, self.b, self.p, "linear", workers)
+
+    def time_polymul(self, case, workers):
+        self.polymul(self.a, self.b, self.p, kind="linear", workers=workers)
+
+
+class CRTPolymul:
+    """Non-NTT-friendly moduli (multi-prime CRT): 10^9+7 and the Mersenne prime 2^61-1."""
+    params = ([10**9 + 7, 2**61 - 1], [1024, 131072], [1, 2])
+    param_names = ["modulus", "n", "workers"]
+    timeout = 120
+
+    def setup(self, modulus, n, workers):
+        check_workers(workers)
+        self.a, self.b = _operands(n, modulus)
+        self.polymul = _polymul_or_skip(self.a, self.b, modulus, "linear", workers)
+
+    def time_polymul(self, modulus, n, workers):
+        self.polymul(self.a, self.b, modulus, kind="linear", workers=workers)
+
+
+class NegacyclicBatch:
+    """A batch of products modulo x^n + 1 (lattice-crypto shapes), rows x n."""
+    params = ([256, 1024], [P_DILITHIUM, P30], [1, 2])
+    param_names = ["n", "p", "workers"]
+
+    def setup(self, n, p, workers):
+        check_workers(workers)
+        rows = 2**18 // n  # 256 KiB-ish of uint32 coefficients per operand
+        self.a, self.b = _operands(n, p, rows=rows)
+        self.polymul = _polymul_or_skip(self.a, self.b, p, "negacyclic", workers)
+
+    def time_polymul_negacyclic(self, n, p, workers):
+        self.polymul(self.a, self.b, p, kind="negacyclic", workers=workers)
+
+
+class PolymulMemory:
+    """Peak memory of large products; the track_ version reports peak extra bytes
+    allocated during a warm call, divided by the bytes of inputs + output
+    (issue 5 target: at most 4, tables excluded)."""
+    params = ([f"131072/{P30}", f"1048576/{P30}", f"131072/{10**9 + 7}", f"131072/{P51}"],)
+    param_names = ["n/modulus"]
+    timeout = 120
+
+    def setup(self, case):
+        n, self.m = map(int, case.split("/"))
+        self.a, self.b = _operands(n, self.m)
+        self.polymul = ntt_cy_attr("polymul")
+
+    def peakmem_polymul(self, case):
+        self.polymul(self.a, self.b, self.m, kind="linear", workers=1)
+
+    def track_peak_over_io_bytes(self, case):
+        self.polymul(self.a, self.b, self.m, kind="linear", workers=1)  # plans, tables
+        tracemalloc.start()
+        try:
+            tracemalloc.reset_peak()
+            out = self.polymul(self.a, self.b, self.m, kind="linear", workers=1)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        io_bytes = self.a.nbytes + self.b.nbytes + np.asarray(out).nbytes
+        return peak / io_bytes
+
+    track_peak_over_io_bytes.unit = "x (in+out bytes)"
+
+
+class BigMul:
+    """Product of two N-bit Python ints."""
+    params = ([10**5, 10**6, 10**7],)
+    param_names = ["bits"]
+    timeout = 180
+
+    def setup(self, bits):
+        self.bigmul = ntt_cy_attr("bigmul")
+        rng = random.Random(bits)
+        self.x = rng.getrandbits(bits) | (1 << (bits - 1))
+        self.y = rng.getrandbits(bits) | (1 << (bits - 1))
+        if bits <= 10**5:  # cheap sanity check against CPython
+            if self.bigmul(self.x, self.y) != self.x * self.y:
+                raise AssertionError("ntt_cy.bigmul disagrees with CPython")
+
+    def time_bigmul(self, bits):
+        self.bigmul(self.x, self.y)
+
+    def peakmem_bigmul(self, bits):
+        self.bigmul(self.x, self.y)

@@ -1,0 +1,210 @@
+"""Plumbing of the comparison command (ntt_cy.bench) on tiny sizes: agreement
+checking, table and JSON output, missing or failing competitors, options.
+Timings themselves are not tested."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import ntt_cy
+from ntt_cy import bench
+
+FAST = ["--quick", "--repeat", "1", "--budget", "0.01", "-q"]
+
+
+class Echo(bench.Library):
+    """A competitor that answers with ntt_cy's own result, optionally corrupted."""
+    name, module, ops = "echo", "numpy", ("ntt",)
+
+    def __init__(self, corrupt=False, name="echo"):
+        self.corrupt = corrupt
+        self.name = name
+
+    def version(self):
+        return "9.9"
+
+    def prepare(self, case, inputs, threads):
+        (a,) = inputs
+        good = np.asarray(ntt_cy.ntt(a, case.modulus, workers=1))
+
+        def fn():
+            out = good.copy()
+            if self.corrupt:
+                out.flat[3] = (int(out.flat[3]) + 1) % case.modulus
+            return out
+        return fn
+
+
+class Missing(bench.Library):
+    name, module, ops = "not-a-lib", "ntt_cy_no_such_module_for_tests", ("ntt", "polymul", "bigmul")
+
+
+class Broken(Echo):
+    def prepare(self, case, inputs, threads):
+        def fn():
+            raise RuntimeError("competitor exploded")
+        return fn
+
+
+@pytest.fixture
+def libs(monkeypatch):
+    """Replace the competitor list (ntt_cy first) for one test."""
+    def use(*extra):
+        monkeypatch.setattr(bench, "LIBRARIES", [bench.NttCy(), *extra])
+    return use
+
+
+def test_quick_ntt_prints_table_with_ratios(libs, capsys):
+    libs(Echo())
+    assert bench.main(FAST + ["--only", "ntt"]) == 0
+    out = capsys.readouterr().out
+    assert "forward NTT mod 998244353" in out
+    assert "forward NTT batch 4 rows mod 998244353" in out
+    assert "ns/butterfly" in out
+    line = next(l for l in out.splitlines() if "echo" in l and "n = 16" in l)
+    assert "9.9" in line and line.count("x") >= 1  # a ratio against ntt_cy
+
+
+def test_wrong_competitor_answer_fails_the_run(libs, capsys, tmp_path):
+    libs(Echo(), Echo(corrupt=True, name="liar"))
+    path = tmp_path / "r.json"
+    assert bench.main(FAST + ["--only", "ntt", "--json", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert "answers disagree" in captured.err and "liar" in captured.err
+    assert "MISMATCH" in captured.out
+    data = json.loads(path.read_text())
+    assert data["agree"] is False
+    assert any("liar" in m and "index 3" in m for m in data["mismatches"])
+    assert all(r["status"] == "ok" for r in data["results"] if r["library"] == "echo")
+
+
+def test_run_reports_mismatch_without_raising(libs):
+    libs(Echo(corrupt=True))
+    rows = bench.run([bench.Case("ntt", 8, bench.P30)], repeat=1, budget=0.01, threads=[1])
+    (ours, theirs) = rows
+    assert ours.status == "ok" and ours.mismatch is None
+    assert theirs.status == "MISMATCH" and "disagrees with ntt_cy" in theirs.mismatch
+
+
+def test_missing_competitor_is_reported_not_an_error(libs, capsys, tmp_path):
+    libs(Missing())
+    path = tmp_path / "r.json"
+    assert bench.main(FAST + ["--only", "ntt", "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "not-a-lib" in out and "not installed" in out
+    data = json.loads(path.read_text())
+    assert data["competitors"]["not-a-lib"] is None
+    assert data["agree"] is True
+
+
+def test_failing_competitor_is_reported_not_fatal(libs, capsys):
+    libs(Broken(name="broken"))
+    assert bench.main(FAST + ["--only", "ntt"]) == 0
+    assert "failed: RuntimeError: competitor exploded" in capsys.readouterr().out
+
+
+def test_ntt_cy_failure_is_fatal(libs, monkeypatch, capsys):
+    libs()
+
+    def boom(self, case, inputs, threads):
+        raise RuntimeError("kernel bug")
+    monkeypatch.setattr(bench.NttCy, "prepare", boom)
+    assert bench.main(FAST + ["--only", "ntt"]) == 1
+    assert "kernel bug" in capsys.readouterr().err
+
+
+def test_json_format(libs, tmp_path, capsys):
+    libs(Echo())
+    path = tmp_path / "r.json"
+    assert bench.main(FAST + ["--only", "ntt", "--sizes", "8,32", "--json", str(path)]) == 0
+    data = json.loads(path.read_text())
+    for key in ("ntt_cy", "config", "python", "numpy", "threads", "options", "competitors",
+                "agree", "mismatches", "results"):
+        assert key in data
+    assert data["options"]["sizes"] == [8, 32]
+    assert data["threads"][0] == 1
+    rows = data["results"]
+    assert {r["size"] for r in rows} == {8, 32}
+    for r in rows:
+        assert r["status"] == "ok"
+        assert r["median_s"] > 0 and len(r["samples_s"]) >= 1 and r["calls_per_sample"] >= 1
+        assert r["threads"] in data["threads"]
+    echo = [r for r in rows if r["library"] == "echo"]
+    assert echo and all(r["ntt_cy_speedup"] > 0 for r in echo)
+    assert all(r["ntt_cy_speedup"] == 1.0 for r in rows if r["library"] == "ntt_cy")
+
+
+def test_all_ops_quick_with_installed_competitors(capsys):
+    """The real competitor list on tiny inputs: whatever is installed must agree."""
+    assert bench.main(FAST) == 0
+    out = capsys.readouterr().out
+    for heading in ("forward NTT mod", "polymul (linear) mod 998244353",
+                    "polymul (linear) mod 1337006139375617", "polymul (linear) mod 1000000007",
+                    "bigmul"):
+        assert heading in out
+    assert "MISMATCH" not in out
+
+
+@pytest.mark.parametrize("op", ["polymul", "bigmul"])
+def test_ntt_cy_op_is_timed_when_present(op, libs, tmp_path):
+    if not hasattr(ntt_cy, op):
+        pytest.skip(f"ntt_cy.{op} not in this build")
+    libs()
+    path = tmp_path / "r.json"
+    assert bench.main(FAST + ["--only", op, "--json", str(path)]) == 0
+    rows = json.loads(path.read_text())["results"]
+    assert rows and all(r["status"] == "ok" and r["median_s"] > 0 for r in rows)
+
+
+def test_default_cases_cover_the_issue_targets():
+    cases = set(bench.default_cases())
+    for m in (998244353, 1337006139375617, 10**9 + 7):
+        assert bench.Case("polymul", 131072, m) in cases
+    assert bench.Case("ntt", 2**17, 998244353) in cases
+    assert bench.Case("ntt", 2**20, 998244353) in cases
+    assert bench.Case("ntt", 2**14, 998244353, rows=64) in cases
+    assert {c.size for c in cases if c.op == "bigmul"} == {10**5, 10**6, 10**7}
+    assert {c.op for c in bench.default_cases(only="bigmul")} == {"bigmul"}
+
+
+def test_parse_sizes():
+    assert bench._parse_sizes("1024, 2^17,2**3,1e6,1<<4") == [1024, 131072, 8, 10**6, 16]
+    for bad in ("abc", "0", ""):
+        with pytest.raises(Exception):
+            bench._parse_sizes(bad)
+    with pytest.raises(SystemExit):
+        bench.main(["--sizes", "x"])
+
+
+def test_plot_without_matplotlib(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import raises ImportError
+    assert bench.main(FAST + ["--only", "ntt", "--plot", str(tmp_path / "p.png")]) == 2
+    assert "needs matplotlib" in capsys.readouterr().err
+    assert not (tmp_path / "p.png").exists()
+
+
+def test_plot_written(libs, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    libs(Echo())
+    path = tmp_path / "p.png"
+    assert bench.main(FAST + ["--only", "ntt", "--plot", str(path)]) == 0
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_measure_loops_fast_calls_and_keeps_first_result():
+    calls = []
+    result, timing = bench.measure(lambda: calls.append(1) or len(calls), repeat=3, budget=0.05)
+    assert result == 1
+    assert timing.calls_per_sample > 1 and timing.median_s > 0 and 1 <= len(timing.samples_s) <= 3
+
+
+def test_runs_as_module():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(ntt_cy.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-m", "ntt_cy.bench", *FAST, "--only", "bigmul"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "bigmul (two N-bit ints)" in proc.stdout and "CPython int" in proc.stdout
