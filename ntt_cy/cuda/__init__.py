@@ -1,0 +1,93 @@
+"""GPU path of ntt_cy: CUDA kernels (ntt.cu) loaded through PyCUDA.
+
+Same definitions and results as the CPU API, data on the device or copied there::
+
+    import ntt_cy.cuda as nc
+    if nc.is_available():
+        A = nc.ntt(a, 998244353)                 # numpy in, numpy out
+        plan = nc.NTTPlan(1 << 20, 998244353)
+        X = plan.forward(x_gpu)                  # GPUArray / CuPy / ... in, GPUArray out
+        c = nc.polymul(a, b, 2**61 - 1)          # any modulus < 2**64
+
+PyCUDA is imported lazily (``pip install ntt-cy[cuda]``); without it or without a device,
+GPU operations raise CudaUnavailableError (after the arguments have been checked).  Work
+runs in the context PyCUDA has current, else in the primary context of device
+$NTT_CY_CUDA_DEVICE (default 0), pushed for each call only.  To use returned GPUArrays
+(``.get()``, arithmetic) keep a context current: ``with ntt_cy.cuda.device_context():``
+or ``import pycuda.autoprimaryctx``.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections import OrderedDict
+
+from ._arrays import device_view, is_device_array, normalize_axis
+from ._driver import CudaUnavailableError, activated, is_available
+from ._validate import (
+    as_lane_array,
+    check_kind,
+    check_prime,
+    check_transform_size,
+    lane_dtype,
+    resolve_reduction,
+)
+from .plan import NTTPlan
+from .poly import polymul
+
+__all__ = ["is_available", "CudaUnavailableError", "device_context", "NTTPlan", "ntt", "intt",
+           "polymul"]
+
+_PLAN_CACHE_SIZE = 64
+_plans: OrderedDict = OrderedDict()
+_plans_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def device_context():
+    """Make ntt_cy's CUDA context current for the block (to use PyCUDA objects, e.g. the
+    GPUArrays it returns); CudaUnavailableError without a GPU."""
+    with activated():
+        yield
+
+
+def _plan(n: int, p: int, kind: str, reduction: str) -> NTTPlan:
+    """A cached plan (least recently used evicted) with the narrowest lanes for p."""
+    key = (n, p, kind, reduction)
+    with _plans_lock:
+        plan = _plans.pop(key, None)
+    if plan is None:
+        plan = NTTPlan(n, p, kind=kind, reduction=reduction)
+    with _plans_lock:
+        _plans[key] = plan
+        while len(_plans) > _PLAN_CACHE_SIZE:
+            _plans.popitem(last=False)
+    return plan
+
+
+def _transform(a, p, axis, out, kind, reduction, inverse):
+    """Every argument and input check first, then the (cached) plan and the GPU."""
+    p = check_prime(p)
+    check_kind(kind)
+    dtype = lane_dtype(p)
+    if is_device_array(a):
+        shape = device_view(a).shape
+        lanes, validated = a, False            # range-checked on the device
+    else:
+        lanes, validated = as_lane_array(a, p, dtype), True
+        shape = lanes.shape
+    n = check_transform_size(shape[normalize_axis(axis, len(shape))], p, kind)
+    resolve_reduction(reduction, p, dtype)
+    return _plan(n, p, kind, reduction)._apply(lanes, out, False, inverse, axis, validated)
+
+
+def ntt(a, p, *, axis=-1, out=None, kind="cyclic", reduction="auto"):
+    """Forward NTT of `a` modulo the prime p along `axis` (natural order), on the GPU:
+    A[k] = sum_i a[i] w^(ik) (cyclic) or sum_i a[i] psi^i w^(ik) (negacyclic, psi^2 = w).
+    numpy input -> numpy output; device input (last axis only) -> GPUArray (or `out`)."""
+    return _transform(a, p, axis, out, kind, reduction, inverse=False)
+
+
+def intt(a, p, *, axis=-1, out=None, kind="cyclic", reduction="auto"):
+    """Normalised inverse NTT on the GPU: intt(ntt(a, p), p) == a."""
+    return _transform(a, p, axis, out, kind, reduction, inverse=True)

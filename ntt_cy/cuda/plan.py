@@ -1,0 +1,159 @@
+"""NTTPlan on the GPU: argument checks, twiddle tables per device context, numpy and
+device-array inputs.  Results are bit-identical to the CPU path (same transform
+definition, fully reduced residues)."""
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from ..primes import root_of_unity
+from . import _driver
+from ._arrays import device_view, is_device_array, new_gpuarray, normalize_axis
+from ._validate import (
+    as_lane_array,
+    check_kind,
+    check_prime,
+    check_transform_size,
+    lane_dtype,
+    resolve_reduction,
+)
+from .engine import RangeFlag, TransformEngine
+from .schedule import TransformSpec
+
+__all__ = ["NTTPlan"]
+
+
+class NTTPlan:
+    """Batched NTTs of length n modulo the prime p on a CUDA device.
+
+    Parameters mirror the CPU ``ntt_cy.NTTPlan``: dtype (uint32 / uint64 lanes, None picks
+    uint32 when p < 2**32), kind ("cyclic" or "negacyclic"), reduction ("montgomery",
+    "barrett", "lazy" or "auto"; all give identical results) and root (a primitive n-th,
+    or 2n-th for negacyclic, root of unity replacing the default).  Twiddle tables are
+    computed on the device once per plan and device context.
+
+    ``forward(a)`` / ``inverse(a)`` transform along `axis` of a numpy array (result: numpy
+    array, or ``out``) or along the last axis of a C-contiguous device array
+    (``__cuda_array_interface__``; result: PyCUDA GPUArray, or the device array ``out``).
+    ``bit_reversed=True`` returns (forward) or accepts (inverse) the spectrum in
+    bit-reversed order, which saves one pass over the data.
+
+    Raises CudaUnavailableError when PyCUDA or a device is missing (arguments are checked
+    first, so bad arguments raise ValueError / TypeError on any machine).
+    """
+
+    def __init__(self, n, p, *, dtype=None, kind="cyclic", reduction="auto", root=None,
+                 _backend=None):
+        p = check_prime(p)
+        self.kind = check_kind(kind)
+        self.dtype = lane_dtype(p, dtype)
+        self.n = check_transform_size(n, p, kind)
+        self.p = p
+        self.reduction = resolve_reduction(reduction, p, self.dtype)
+        root = root_of_unity(2 * self.n if kind == "negacyclic" else self.n, p, root)
+        self.root = root
+        self.spec = TransformSpec.create(self.n, p, 8 * self.dtype.itemsize, self.reduction, kind, root)
+        self._backend = _backend          # a host backend in tests; None: PyCUDA
+        self._engines: dict = {}
+        with self._activated() as backend:   # CudaUnavailableError here without a GPU
+            self._engine(backend)
+
+    def __repr__(self) -> str:
+        return (f"ntt_cy.cuda.NTTPlan(n={self.n}, p={self.p}, dtype={self.dtype.name}, "
+                f"kind={self.kind!r}, reduction={self.reduction!r})")
+
+    # -- public API ---------------------------------------------------------------------
+
+    def forward(self, a, *, axis=-1, out=None, bit_reversed=False):
+        """Forward NTT along `axis` (natural order in)."""
+        return self._apply(a, out, bit_reversed, False, axis)
+
+    def inverse(self, a, *, axis=-1, out=None, bit_reversed=False):
+        """Normalised inverse NTT along `axis` (natural order out)."""
+        return self._apply(a, out, bit_reversed, True, axis)
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _activated(self):
+        if self._backend is not None:
+            return contextlib.nullcontext(self._backend)
+        return _driver.activated()
+
+    def _engine(self, backend) -> TransformEngine:
+        key = id(backend)
+        eng = self._engines.get(key)
+        if eng is None:
+            eng = self._engines[key] = TransformEngine(self.spec, backend)
+        return eng
+
+    def _run(self, eng, src, dst, rows, bit_reversed, inverse, flag=0):
+        if inverse:
+            eng.inverse(src, dst, rows, bit_reversed=bit_reversed, flag=flag)
+        else:
+            eng.forward(src, dst, rows, bit_reversed=bit_reversed, flag=flag)
+
+    def _apply(self, a, out, bit_reversed, inverse, axis=-1, validated=False):
+        """validated: `a` is a numpy array already checked by as_lane_array."""
+        if is_device_array(a):
+            return self._apply_device(a, out, bit_reversed, inverse, axis)
+        lanes = a if validated else as_lane_array(a, self.p, self.dtype)
+        axis = normalize_axis(axis, lanes.ndim)
+        moved = np.ascontiguousarray(np.moveaxis(lanes, axis, -1))
+        self._check_length(moved.shape[-1])
+        if out is not None:
+            if not isinstance(out, np.ndarray):
+                raise TypeError("out must be a numpy array when the input is a numpy array")
+            if out.shape != lanes.shape or out.dtype != self.dtype:
+                raise ValueError(f"out must have shape {lanes.shape} and dtype {self.dtype}, "
+                                 f"got {out.shape} and {out.dtype}")
+        result = np.empty_like(moved)
+        with self._activated() as backend:
+            eng = self._engine(backend)
+            buf = backend.upload(moved)
+            self._run(eng, buf.ptr, buf.ptr, moved.size // self.n, bit_reversed, inverse)
+            backend.download(buf.ptr, result)
+        result = np.moveaxis(result, -1, axis)
+        if out is None:
+            return result
+        out[...] = result
+        return out
+
+    def _apply_device(self, a, out, bit_reversed, inverse, axis):
+        view = device_view(a)
+        if normalize_axis(axis, len(view.shape)) != len(view.shape) - 1:
+            raise ValueError("device arrays are transformed along their last axis only")
+        if view.dtype != self.dtype:
+            raise TypeError(f"device input must have dtype {self.dtype} (the plan's lanes), "
+                            f"got {view.dtype}")
+        self._check_length(view.shape[-1])
+        with self._activated() as backend:
+            backend.wait_for_stream(view.stream)
+            if out is None:
+                result = new_gpuarray(backend, view.shape, self.dtype)
+                out_ptr = int(result.gpudata)
+            else:
+                result = out
+                out_ptr = self._device_out(out, view.shape)
+            flag = RangeFlag(backend)
+            self._run(self._engine(backend), view.ptr, out_ptr, view.size // self.n, bit_reversed,
+                      inverse, flag.ptr)
+            if flag.raised():
+                raise ValueError(f"a has values outside [0, p) for p = {self.p}")
+        return result
+
+    def _device_out(self, out, shape) -> int:
+        if not is_device_array(out):
+            raise TypeError("out must be a device array when the input is a device array")
+        ov = device_view(out, "out")
+        if ov.shape != shape or ov.dtype != self.dtype:
+            raise ValueError(f"out must have shape {shape} and dtype {self.dtype}, "
+                             f"got {ov.shape} and {ov.dtype}")
+        if ov.readonly:
+            raise ValueError("out is read-only")
+        return ov.ptr
+
+    def _check_length(self, length: int) -> None:
+        if length != self.n:
+            raise ValueError(f"input has length {length} along the transform axis, "
+                             f"the plan has n = {self.n}")
