@@ -4,5 +4,7 @@ __version__ = "0.1.0"
 from ntt_cy._config import show_config
 from ntt_cy.plan import NTTPlan
 from ntt_cy.transforms import intt, ntt
+from ntt_cy.poly import convolve, polymul
+from ntt_cy.bigint import bigmul
 
-__all__ = ["ntt", "intt", "NTTPlan", "show_config", "__version__"]
+__all__ = ["ntt", "intt", "NTTPlan", "polymul", "convolve", "bigmul", "show_config", "__version__"]

@@ -1,0 +1,230 @@
+"""Multi-prime CRT for exact integer convolutions: which NTT primes, and Garner.
+
+A convolution modulo an arbitrary m is computed exactly over the integers: every
+coefficient is a sum of at most n products of values in [0, m), so it lies in
+[0, n (m - 1)^2].  Transforms modulo primes p_0, ..., p_{k-1} with
+p_0 p_1 ... p_{k-1} > n (m - 1)^2 determine it uniquely; Garner's algorithm
+(ntt_cy/_crt.pyx, nogil, 128-bit products) turns the k residues into mixed-radix
+digits, which are then reduced modulo m (or rebuilt as Python ints).
+
+Two families of primes:
+  uint32 lanes: primes < 2^30 (room for lazy reduction: 4p <= 2^32), ~29.9 bits each;
+  uint64 lanes: primes < 2^62 (lazy: 4p <= 2^64; Garner needs p < 2^62), ~62 bits.
+`choose_basis` takes the family needing the least transform work, counting one
+uint64 transform as lane_costs()[uint64] uint32 transforms of the same length.
+That ratio depends on the kernel build in use: measured here at n = 2^14, one
+thread, it is ~1.2 for the portable build, ~1.5 for AVX2 and ~4.5 for AVX-512
+(vector uint32 butterflies, scalar uint64 ones).  So it is measured once per
+process (transform_costs(), a few milliseconds) rather than written down.
+"""
+from __future__ import annotations
+
+import math
+import time
+from functools import lru_cache
+
+import numpy as np
+
+from ntt_cy import _crt, _garner32
+from ntt_cy.plan import modulus_constants
+from ntt_cy.primes import is_prime
+
+__all__ = ["CRTBasis", "choose_basis", "basis_for", "crt_basis", "prime_pool", "lane_costs",
+           "transform_costs", "MAX_PRIMES"]
+
+U32, U64 = np.dtype(np.uint32), np.dtype(np.uint64)
+
+# Prime size per lane family (bits: every prime is below 2**bits).
+LANE_BITS = {U32: 30, U64: 62}
+
+# The 2-adicity every pool prime has at least (one fixed pool per family for all
+# lengths up to 2^MIN_ADICITY, so plans and tables are shared across sizes).
+MIN_ADICITY = {U32: 20, U64: 32}
+
+MAX_PRIMES = 16  # _crt.garner_digits' limit
+
+
+@lru_cache(maxsize=None)
+def prime_pool(dtype, min_adicity: int) -> tuple:
+    """Up to MAX_PRIMES largest primes p < 2**LANE_BITS[dtype] with 2**min_adicity | p - 1,
+    largest first (possibly fewer, or none, for large min_adicity)."""
+    dt = np.dtype(dtype)
+    step = 1 << min_adicity
+    c = ((1 << LANE_BITS[dt]) - 2) // step
+    found = []
+    while len(found) < MAX_PRIMES and c > 0:
+        p = c * step + 1
+        if is_prime(p):
+            found.append(p)
+        c -= 1
+    return tuple(found)
+
+
+def _fewest(pool, bound):
+    """Shortest prefix of `pool` whose product exceeds `bound`, or None."""
+    prod = 1
+    for k, p in enumerate(pool, 1):
+        prod *= p
+        if prod > bound:
+            return pool[:k]
+    return None
+
+
+CALIBRATION_LOG2N = 14
+
+
+@lru_cache(maxsize=1)
+def transform_costs() -> tuple:
+    """(ns, ratio), measured once per process with the active kernels, one thread:
+    ns = time of one uint32 transform at n = 2^14 per element per stage
+    (n log2 n), ratio = time of a uint64 transform / a uint32 one (clamped to
+    [0.5, 8]).  Minimum over interleaved repetitions of a forward + inverse pair."""
+    from ntt_cy import _ntt
+    from ntt_cy.plan import get_plan
+
+    n = 1 << CALIBRATION_LOG2N
+    runs = {}
+    for dt in (U32, U64):
+        p = prime_pool(dt, MIN_ADICITY[dt])[0]
+        plan = get_plan(n, p, dtype=dt)
+        tables = plan.tables(plan.reduction)
+        x = (np.arange(n, dtype=np.uint64) * 0x9E3779B9 % p).astype(dt).reshape(1, n)
+        runs[dt] = (x, tables)
+    best = {U32: math.inf, U64: math.inf}
+    for _ in range(7):
+        for dt, (x, tables) in runs.items():
+            t0 = time.perf_counter()
+            _ntt.forward(x, x, tables, 1, False)
+            _ntt.inverse(x, x, tables, 1, False)
+            best[dt] = min(best[dt], (time.perf_counter() - t0) / 2)
+    ns = best[U32] / (n * CALIBRATION_LOG2N) * 1e9
+    return ns, min(max(best[U64] / best[U32], 0.5), 8.0)
+
+
+def lane_costs() -> dict:
+    """Relative cost of one transform per lane family (uint32 = 1)."""
+    return {U32: 1.0, U64: transform_costs()[1]}
+
+
+def choose_basis(bound: int, log2n: int, u64_cost: float | None = None) -> "CRTBasis":
+    """The cheapest set of NTT primes whose product exceeds `bound`, each supporting
+    transforms of length 2**log2n (2-adicity >= log2n).
+
+    Cost = number of primes * lane cost of their family (uint32 = 1, uint64 =
+    `u64_cost`, measured by transform_costs() when None); ties go to uint32.
+    ValueError when no family has enough primes (bound above ~2**990).
+    """
+    if u64_cost is None:
+        u64_cost = transform_costs()[1]
+    return _choose_basis(bound, log2n, u64_cost)
+
+
+def basis_for(bound: int, log2n: int, dtype) -> "CRTBasis | None":
+    """The fewest primes of one lane family whose product exceeds `bound`, or None."""
+    dt = np.dtype(dtype)
+    primes = _fewest(prime_pool(dt, max(MIN_ADICITY[dt], log2n)), bound)
+    return None if primes is None else crt_basis(primes, dt)
+
+
+@lru_cache(maxsize=256)
+def _choose_basis(bound, log2n, u64_cost):
+    best = None
+    for dt in (U32, U64):
+        pool = prime_pool(dt, max(MIN_ADICITY[dt], log2n))
+        primes = _fewest(pool, bound)
+        if primes is None:
+            continue
+        cost = len(primes) * (1.0 if dt == U32 else u64_cost)
+        if best is None or cost < best[0]:
+            best = (cost, primes, dt)
+    if best is None:
+        raise ValueError(
+            f"exact convolution needs a CRT product above 2**{bound.bit_length()}, more than "
+            f"{MAX_PRIMES} NTT primes of {LANE_BITS[U64]} bits give (modulus too large)"
+        )
+    return crt_basis(best[1], best[2])
+
+
+@lru_cache(maxsize=64)
+def crt_basis(primes: tuple, dtype) -> "CRTBasis":
+    return CRTBasis(primes, dtype)
+
+
+class CRTBasis:
+    """k distinct primes p_j < 2**62, the lane dtype their transforms use, and the
+    Garner constants.  Digits: x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)), v_j in [0, p_j)."""
+
+    def __init__(self, primes, dtype):
+        primes = tuple(int(p) for p in primes)
+        if not 1 <= len(primes) <= MAX_PRIMES or len(set(primes)) != len(primes):
+            raise ValueError(f"need 1..{MAX_PRIMES} distinct primes, got {primes}")
+        if any(p >= 1 << 62 or not is_prime(p) for p in primes):
+            raise ValueError("CRT primes must be primes below 2**62")
+        self.primes = primes
+        self.dtype = np.dtype(dtype)
+        self.k = len(primes)
+        self.product = math.prod(primes)
+        self.primes_array = np.array(primes, dtype=np.uint64)
+        # Primes below 2^31 (the uint32 family) use the 64-bit kernels of _garner32.
+        self.small = max(primes) < 1 << 31
+        word = 32 if self.small else 64
+        k = self.k
+        inv = np.zeros((k, k), dtype=np.uint64)
+        inv_q = np.zeros((k, k), dtype=np.uint64)
+        for j, pj in enumerate(primes):
+            for i in range(j + 1):
+                c = 1 if i == j else pow(primes[i], -1, pj)
+                inv[i, j] = c
+                inv_q[i, j] = (c << word) // pj
+        self._inv, self._inv_q = inv, inv_q
+
+    def __repr__(self):
+        return f"CRTBasis(primes={self.primes}, dtype={self.dtype.name})"
+
+    def digits(self, residues: np.ndarray, threads: int,
+               out: np.ndarray | None = None) -> np.ndarray:
+        """Garner digits (k, N) uint64 from residues (k, N) uint64 (residues[j] < p_j).
+        `out` may be `residues` itself (each column is read before it is overwritten)."""
+        if out is None:
+            out = np.empty_like(residues)
+        kernel = _garner32.garner_digits32 if self.small else _crt.garner_digits
+        kernel(residues, self.primes_array, self._inv, self._inv_q, out, threads)
+        return out
+
+    def reduce(self, digits: np.ndarray, m: int, threads: int,
+               out: np.ndarray | None = None) -> np.ndarray:
+        """x mod m (uint64, shape (N,)) for every column x of the digits; 1 <= m < 2**64."""
+        N = digits.shape[1]
+        if out is None:
+            out = np.empty(N, dtype=np.uint64)
+        if m == 1:
+            out[...] = 0
+            return out
+        if self.k == 1 and m > self.primes[0]:
+            out[...] = digits[0]
+            return out
+        c, prime_mod_m, weights, one_word = self._mod_constants(m)
+        if self.small:
+            _garner32.digits_mod32(digits, weights, m, c["barrett_d"], c["barrett_v"],
+                                   c["barrett_shift"], one_word, out, threads)
+        else:
+            _crt.digits_mod(digits, prime_mod_m, m, c["barrett_d"], c["barrett_v"],
+                            c["barrett_shift"], out, threads)
+        return out
+
+    @lru_cache(maxsize=32)
+    def _mod_constants(self, m):
+        """Reduction constants of m; p_j mod m (Horner form); W_j = p_0 ... p_{j-1} mod m
+        and whether sum_j (p_j - 1) W_j stays below 2^64 (weighted-sum form)."""
+        prime_mod_m = np.array([p % m for p in self.primes], dtype=np.uint64)
+        weights = [math.prod(self.primes[:j]) % m for j in range(self.k)]
+        one_word = sum((p - 1) * w for p, w in zip(self.primes, weights)) < 1 << 64
+        return (modulus_constants(m, U64), prime_mod_m,
+                np.array(weights, dtype=np.uint64), one_word)
+
+    def to_ints(self, digits: np.ndarray) -> np.ndarray:
+        """The integers x themselves, as a numpy object array of Python ints (N,)."""
+        acc = digits[self.k - 1].astype(object)
+        for j in range(self.k - 2, -1, -1):
+            acc = acc * self.primes[j] + digits[j].astype(object)
+        return acc

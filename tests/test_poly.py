@@ -1,0 +1,332 @@
+"""polymul / convolve against exact oracles: a Python-int schoolbook for small sizes,
+python-flint's fmpz_poly product (then reduced) for large ones."""
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ntt_cy
+import ntt_cy.poly as poly
+from ntt_cy.poly import convolve, polymul
+
+flint = pytest.importorskip("flint")
+
+REFERENCE_PRIMES = [3329, 7340033, 8380417, 104857601, 167772161, 469762049, 998244353,
+                    1004535809, 2013265921, 2281701377, 1337006139375617, 2**64 - 2**32 + 1]
+# A fixed random 62-bit composite: the product of two ~31-bit primes.
+COMPOSITE_62 = 2147483629 * 2147483587
+OTHER_MODULI = [1, 2, 2**32, 2**63 - 1, 10**9 + 7, 10**18 + 9, COMPOSITE_62, 2**64 - 1,
+                2**64 + 13, 2**100 + 277]
+MODULI = REFERENCE_PRIMES + OTHER_MODULI
+SMALL_LENGTHS = [1, 2, 3, 17]
+KINDS = ["linear", "cyclic", "negacyclic"]
+
+
+# ---------------------------------------------------------------- oracles
+
+def naive(a, b, m, kind="linear"):
+    """Python-int schoolbook, then the x^n -/+ 1 wrap, reduced mod m."""
+    c = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            c[i + j] += int(x) * int(y)
+    return [v % m for v in _wrap(c, len(a), kind)]
+
+
+def _wrap(c, n, kind):
+    if kind == "linear":
+        return c
+    sign = -1 if kind == "negacyclic" else 1
+    out = c[:n]
+    for i in range(n, len(c)):
+        out[i - n] += sign * c[i]
+    return out
+
+
+def flint_product(a, b, m, kind="linear"):
+    """fmpz_poly product over the integers, wrapped, reduced mod m."""
+    c = flint.fmpz_poly([int(v) for v in a]) * flint.fmpz_poly([int(v) for v in b])
+    coeffs = [int(v) for v in c.coeffs()]
+    coeffs += [0] * (len(a) + len(b) - 1 - len(coeffs))
+    return [v % m for v in _wrap(coeffs, len(a), kind)]
+
+
+def as_ints(arr):
+    return [int(v) for v in np.asarray(arr).ravel()]
+
+
+def rand_vec(rng, n, m):
+    return [rng.randrange(m) for _ in range(n)]
+
+
+def force_path(mp, schoolbook):
+    """Make every size/modulus take the schoolbook (True) or the transforms (False)."""
+    mp.setattr(poly, "_schoolbook_cheaper", lambda *args: schoolbook)
+    poly.linear_path.cache_clear()   # its answers are cached per (R, na, nb, m)
+
+
+@pytest.fixture(params=["auto", "schoolbook", "transform"])
+def path(request, monkeypatch):
+    """Run a test with the automatic choice, or with one path forced."""
+    if request.param != "auto":
+        force_path(monkeypatch, request.param == "schoolbook")
+    yield request.param
+    poly.linear_path.cache_clear()
+
+
+# ---------------------------------------------------------------- small sizes, all moduli
+
+@pytest.mark.parametrize("m", MODULI)
+def test_small_lengths_all_kinds(m, path):
+    rng = random.Random(m % 1000003)
+    for n in SMALL_LENGTHS:
+        a, b = rand_vec(rng, n, m), rand_vec(rng, n, m)
+        for kind in KINDS:
+            assert as_ints(polymul(a, b, m, kind=kind)) == naive(a, b, m, kind), (n, kind)
+
+
+@pytest.mark.parametrize("m", MODULI)
+def test_unequal_lengths(m, path):
+    rng = random.Random(7)
+    for na, nb in [(1, 5), (2, 17), (17, 3), (40, 1)]:
+        a, b = rand_vec(rng, na, m), rand_vec(rng, nb, m)
+        assert as_ints(polymul(a, b, m)) == naive(a, b, m)
+
+
+# ---------------------------------------------------------------- large sizes vs flint
+
+@pytest.mark.parametrize("m", MODULI)
+@pytest.mark.parametrize("na,nb", [(1000, 1000), (4096, 4096), (4096, 1000), (3, 4096)])
+def test_large_vs_flint(m, na, nb):
+    rng = np.random.default_rng(na * 7 + nb)
+    a = _random_array(rng, na, m)
+    b = _random_array(rng, nb, m)
+    assert as_ints(polymul(a, b, m)) == flint_product(a.tolist(), b.tolist(), m)
+
+
+def _random_array(rng, n, m):
+    if m < 2**64:
+        return rng.integers(0, m, size=n, dtype=np.uint64)
+    r = random.Random(int(rng.integers(2**32)))
+    return np.array([r.randrange(m) for _ in range(n)], dtype=object)
+
+
+@pytest.mark.parametrize("m", [998244353, 7340033, 10**9 + 7, 2**64 - 1, 2**64 + 13])
+def test_length_65537(m):
+    rng = np.random.default_rng(65537)
+    n = 65537
+    if m < 2**64:
+        a = rng.integers(0, m, size=n, dtype=np.uint64)
+        b = rng.integers(0, m, size=n, dtype=np.uint64)
+    else:
+        a = rng.integers(0, 2**63, size=n, dtype=np.int64)
+        b = rng.integers(-(2**63), 0, size=n, dtype=np.int64)
+    got = polymul(a, b, m)
+    assert as_ints(got) == flint_product(a.tolist(), b.tolist(), m)
+
+
+WORST_CASE_MODULI = [2, 2**32, 10**9 + 7, 10**18 + 9, COMPOSITE_62, 2**63 - 1, 2**64 - 1,
+                     2**64 + 13]
+# n = 65537 only for a few moduli (the closed form is the same check; keeps CI fast).
+WORST_CASES = [(m, n) for n in (1000, 4096) for m in WORST_CASE_MODULI] + \
+    [(m, 65537) for m in (10**9 + 7, 2**64 - 1, 2**64 + 13)]
+
+
+@pytest.mark.parametrize("m,n", WORST_CASES)
+def test_all_m_minus_one_is_worst_case(m, n):
+    """All coefficients m-1: every product term is (m-1)^2, the CRT bound is met with
+    equality; (m-1)^2 = 1 mod m gives the closed form c_k = #terms mod m."""
+    a = np.full(n, m - 1, dtype=np.uint64) if m < 2**64 else np.array([m - 1] * n, dtype=object)
+    got = as_ints(polymul(a, a, m))
+    expected = [min(k + 1, 2 * n - 1 - k) % m for k in range(2 * n - 1)]
+    assert got == expected
+    if n == 65537:
+        return
+    # negacyclic: c_k = (k + 1) - (n - 1 - k) products of (m-1)^2; cyclic: n.
+    assert as_ints(polymul(a, a.copy(), m, kind="negacyclic")) == \
+        [(2 * k + 2 - n) % m for k in range(n)]
+    assert as_ints(polymul(a, a.copy(), m, kind="cyclic")) == [n % m] * n
+
+
+# ---------------------------------------------------------------- cyclic / negacyclic
+
+@pytest.mark.parametrize("m", [3329, 8380417, 998244353, 2, 2**32, 10**9 + 7, 2**64 - 1,
+                               2**64 + 13])
+@pytest.mark.parametrize("n", [1, 2, 3, 17, 128, 256, 1000, 1024])
+def test_negacyclic_vs_direct_reduction(m, n, path):
+    rng = random.Random(n)
+    a, b = rand_vec(rng, n, m), rand_vec(rng, n, m)
+    lin = flint_product(a, b, m)
+    # direct reduction mod x^n + 1: x^(n+i) = -x^i
+    expected = [(lin[i] - (lin[i + n] if i + n < len(lin) else 0)) % m for i in range(n)]
+    assert as_ints(polymul(a, b, m, kind="negacyclic")) == expected
+    cyc = [(lin[i] + (lin[i + n] if i + n < len(lin) else 0)) % m for i in range(n)]
+    assert as_ints(polymul(a, b, m, kind="cyclic")) == cyc
+
+
+def test_negacyclic_beyond_two_adicity():
+    # 3329 has 2-adicity 8: negacyclic n = 256 needs 512 | p - 1, so it falls back.
+    rng = random.Random(3)
+    for n in (128, 256, 4096):
+        a, b = rand_vec(rng, n, 3329), rand_vec(rng, n, 3329)
+        assert as_ints(polymul(a, b, 3329, kind="negacyclic")) == \
+            flint_product(a, b, 3329, "negacyclic")
+
+
+def test_batched_negacyclic_rows():
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 8380417, size=(64, 256), dtype=np.uint32)
+    b = rng.integers(0, 8380417, size=(64, 256), dtype=np.uint32)
+    got = polymul(a, b, 8380417, kind="negacyclic")
+    assert got.shape == (64, 256) and got.dtype == np.uint32
+    for r in (0, 17, 63):
+        assert as_ints(got[r]) == flint_product(a[r].tolist(), b[r].tolist(), 8380417,
+                                                "negacyclic")
+
+
+# ---------------------------------------------------------------- batching and dtypes
+
+@pytest.mark.parametrize("m", [998244353, 10**9 + 7, 2**64 + 13])
+def test_batched_rows_and_broadcast(m):
+    rng = random.Random(11)
+    A = [rand_vec(rng, 20, m) for _ in range(3)]
+    B = [rand_vec(rng, 7, m) for _ in range(3)]
+    A_arr = np.array(A, dtype=object if m >= 2**64 else np.uint64)
+    B_arr = np.array(B, dtype=object if m >= 2**64 else np.uint64)
+    got = polymul(A_arr, B_arr, m)
+    assert got.shape == (3, 26)
+    for r in range(3):
+        assert as_ints(got[r]) == naive(A[r], B[r], m)
+    one = polymul(A_arr[0], B_arr, m)           # 1-D broadcast against rows
+    assert one.shape == (3, 26)
+    for r in range(3):
+        assert as_ints(one[r]) == naive(A[0], B[r], m)
+    deep = polymul(A_arr.reshape(3, 1, 20), B_arr.reshape(1, 3, 7), m)
+    assert deep.shape == (3, 3, 26)
+    assert as_ints(deep[2, 1]) == naive(A[2], B[1], m)
+
+
+def test_output_dtypes():
+    assert polymul([1, 2], [3], 998244353).dtype == np.uint32
+    assert polymul([1, 2], [3], 2**32).dtype == np.uint32
+    assert polymul([1, 2], [3], 2**32 + 1).dtype == np.uint64
+    assert polymul([1, 2], [3], 2**64 - 1).dtype == np.uint64
+    assert polymul([1, 2], [3], 2**64).dtype == object
+    assert polymul([1, 2], [3], 1).dtype == np.uint32
+
+
+def test_any_integer_values_are_reduced():
+    m = 10**9 + 7
+    a = [-1, 2**70, -(2**65) - 3, m, 5]
+    b = [2**64 - 1, -7]
+    assert as_ints(polymul(a, b, m)) == naive(a, b, m)
+    a8 = np.array([-128, 127, -1], dtype=np.int8)
+    assert as_ints(polymul(a8, a8, 97)) == naive(a8.tolist(), a8.tolist(), 97)
+    big = np.array([2**64 - 1, 2**63], dtype=np.uint64)
+    assert as_ints(polymul(big, big, 2**61 - 1)) == naive(big.tolist(), big.tolist(), 2**61 - 1)
+    i64 = np.array([-(2**63), 2**63 - 1], dtype=np.int64)
+    for m in (2**63 + 29, 2**64 - 59, 7):
+        assert as_ints(polymul(i64, i64, m)) == naive(i64.tolist(), i64.tolist(), m)
+
+
+def test_inputs_are_not_modified():
+    rng = np.random.default_rng(2)
+    for m in (998244353, 10**9 + 7, 2**64 + 13):
+        a = rng.integers(-(2**40), 2**40, size=(2, 300))
+        b = rng.integers(0, 2**62, size=(2, 300), dtype=np.uint64)
+        a0, b0 = a.copy(), b.copy()
+        polymul(a, b, m)
+        polymul(a, b, m, kind="negacyclic")
+        assert np.array_equal(a, a0) and np.array_equal(b, b0)
+
+
+def test_squaring_same_object_and_workers():
+    rng = np.random.default_rng(9)
+    a = rng.integers(0, 10**9 + 7, size=3000, dtype=np.uint64)
+    expected = flint_product(a.tolist(), a.tolist(), 10**9 + 7)
+    assert as_ints(polymul(a, a, 10**9 + 7, workers=1)) == expected
+    assert as_ints(polymul(a, a, 10**9 + 7, workers=2)) == expected
+
+
+def test_convolve_alias_and_export():
+    assert convolve is polymul
+    assert ntt_cy.polymul is polymul and ntt_cy.convolve is polymul
+
+
+# ---------------------------------------------------------------- errors
+
+@pytest.mark.parametrize("modulus,exc", [(0, ValueError), (-5, ValueError), (2.5, TypeError),
+                                         (True, TypeError), ("7", TypeError), (None, TypeError)])
+def test_bad_modulus(modulus, exc):
+    with pytest.raises(exc, match="modulus"):
+        polymul([1], [1], modulus)
+
+
+@pytest.mark.parametrize("a,exc", [
+    ([], ValueError),
+    (np.zeros((3, 0), dtype=np.int64), ValueError),
+    (np.array(5), ValueError),
+    ([1.0, 2.0], TypeError),
+    (np.array([1.5]), TypeError),
+    (np.array([True, False]), TypeError),
+    (["1", "2"], TypeError),
+    ([[1, 2], [3]], ValueError),
+    (np.array([1, None], dtype=object), TypeError),
+])
+@pytest.mark.parametrize("m", [998244353, 2**64 + 13])
+def test_bad_inputs(a, exc, m):
+    with pytest.raises(exc):
+        polymul(a, [1, 2], m)
+    with pytest.raises(exc):
+        polymul([1, 2], a, m)
+
+
+def test_huge_modulus_limit():
+    m = 2**600
+    small = polymul(list(range(1, 11)), list(range(5)), m)     # Python-int schoolbook
+    assert as_ints(small) == naive(list(range(1, 11)), list(range(5)), m)
+    with pytest.raises(ValueError, match="too large"):
+        polymul(list(range(100)), list(range(100)), m)         # needs > 16 CRT primes
+
+
+def test_bad_kind_shapes_workers():
+    with pytest.raises(ValueError, match="kind"):
+        polymul([1], [1], 7, kind="circular")
+    with pytest.raises(ValueError, match="same length"):
+        polymul([1, 2, 3], [1, 2], 7, kind="cyclic")
+    with pytest.raises(ValueError, match="broadcast"):
+        polymul(np.ones((2, 3), dtype=int), np.ones((3, 3), dtype=int), 7)
+    with pytest.raises(ValueError, match="workers"):
+        polymul([1], [1], 7, workers=0)
+
+
+# ---------------------------------------------------------------- properties
+
+MODULUS = st.one_of(st.sampled_from(MODULI), st.integers(1, 2**70))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), m=MODULUS, kind=st.sampled_from(KINDS),
+       na=st.integers(1, 40), nb=st.integers(1, 40))
+def test_property_matches_schoolbook(data, m, kind, na, nb):
+    if kind != "linear":
+        nb = na
+    values = st.integers(-(2**70), 2**70)
+    a = data.draw(st.lists(values, min_size=na, max_size=na))
+    b = data.draw(st.lists(values, min_size=nb, max_size=nb))
+    assert as_ints(polymul(a, b, m, kind=kind)) == naive(a, b, m, kind)
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), m=MODULUS, na=st.integers(1, 300), nb=st.integers(1, 300),
+       forced=st.booleans())
+def test_property_both_paths_agree(data, m, na, nb, forced):
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    a, b = rand_vec(rng, na, m), rand_vec(rng, nb, m)
+    with pytest.MonkeyPatch.context() as mp:
+        force_path(mp, forced)
+        got = as_ints(polymul(a, b, m))
+    poly.linear_path.cache_clear()
+    assert got == flint_product(a, b, m)
