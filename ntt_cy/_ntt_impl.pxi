@@ -38,6 +38,8 @@ cdef extern from "_simd32_avx512.h" nogil:
     size_t ntt_simd32_run4(int forward, uint32_t* a, size_t h, size_t j0, size_t j1,
                            const uint32_t* tw, const uint32_t* twq, uint32_t p, uint32_t pinv,
                            int family)
+    size_t ntt_simd32_pointwise(const uint32_t* a, const uint32_t* b, uint32_t* out,
+                                size_t count, uint32_t p, uint32_t pinv, uint32_t c)
     int ntt_simd32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
                                 const uint32_t* twq, uint32_t p, uint32_t pinv, int family)
 
@@ -49,6 +51,8 @@ cdef extern from "_simd64_ifma.h" nogil:
                           size_t count, uint64_t p, uint64_t pinv52)
     size_t ntt_simd64_run4(int forward, uint64_t* a, size_t h, size_t j0, size_t j1,
                            const uint64_t* tw, uint64_t p, uint64_t pinv52)
+    size_t ntt_simd64_pointwise(const uint64_t* a, const uint64_t* b, uint64_t* out,
+                                size_t count, uint64_t p, uint64_t pinv52, uint64_t c)
     int ntt_simd64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
                                 uint64_t p, uint64_t pinv52)
 
@@ -714,22 +718,45 @@ def pointwise_mul(const lane_t[:, ::1] a, const lane_t[:, ::1] b, lane_t[:, ::1]
                   dict modulus, uint64_t factor, int threads):
     """out = a * b * factor mod p element-wise (out may alias a or b).
 
-    a, b in [0, p); factor in [0, p); result in [0, p).  Barrett products (exact for
-    every p < 2^L), so it works for any plan's modulus whatever its family.
+    a, b in [0, p); factor in [0, p); result in [0, p).  Odd p: two Montgomery
+    products with the constant factor * R^2 mod p (vectorised where the build has
+    AVX-512 / IFMA); p = 2: Barrett.  Works for any plan's modulus and family.
     """
     cdef Modulus m = modulus
-    cdef Py_ssize_t rows = a.shape[0], n = a.shape[1], r, i
+    cdef Py_ssize_t rows = a.shape[0], n = a.shape[1], total, i, k, lo, hi
     if b.shape[0] != rows or b.shape[1] != n or out.shape[0] != rows or out.shape[1] != n:
         raise ValueError("internal: pointwise shapes differ")
-    cdef lane_t f = <lane_t>factor
-    cdef const lane_t* pa
-    cdef const lane_t* pb
-    cdef lane_t* po
     if rows == 0 or n == 0:
         return
-    pa = &a[0, 0]
-    pb = &b[0, 0]
-    po = &out[0, 0]
+    cdef int bits = 8 * sizeof(lane_t)
+    if m.p % 2 and sizeof(lane_t) == 8:
+        bits = m.mont_bits
+    cdef bint montgomery = m.p % 2 == 1
+    # mont(mont(x, y), c) = x y c R^-2, so c = factor R^2 carries the factor.
+    cdef lane_t c = <lane_t>((factor * pow(2, 2 * bits, m.p)) % m.p) if montgomery else <lane_t>factor
+    cdef const lane_t* pa = &a[0, 0]
+    cdef const lane_t* pb = &b[0, 0]
+    cdef lane_t* po = &out[0, 0]
+    total = rows * n
+    cdef Py_ssize_t parts = threads if total >= 4096 * threads else 1
     with nogil:
-        for i in prange(rows * n, num_threads=threads, schedule="static"):
-            po[i] = mul_family(mul_family(pa[i], pb[i], 0, &m, BARRETT), f, 0, &m, BARRETT)
+        for k in prange(parts, num_threads=threads, schedule="static"):
+            lo = total * k // parts
+            hi = total * (k + 1) // parts
+            pointwise_span(pa + lo, pb + lo, po + lo, hi - lo, &m, c, montgomery)
+
+
+cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize_t count,
+                         const Modulus* m, lane_t c, bint montgomery) noexcept nogil:
+    cdef Py_ssize_t i = 0
+    if not montgomery:
+        for i in range(count):
+            out[i] = mul_family(mul_family(a[i], b[i], 0, m, BARRETT), c, 0, m, BARRETT)
+        return
+    if lane_t is uint32_t:
+        i = ntt_simd32_pointwise(a, b, out, count, <uint32_t>m.p, <uint32_t>m.mont_pinv, c)
+    elif m.mont_bits == 52:
+        i = ntt_simd64_pointwise(a, b, out, count, m.p, m.mont52_pinv, c)
+    while i < count:
+        out[i] = mul_family(mul_family(a[i], b[i], 0, m, MONTGOMERY), c, 0, m, MONTGOMERY)
+        i += 1

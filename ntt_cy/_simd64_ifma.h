@@ -159,6 +159,20 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
     return 1;
 }
 
+/* out[i] = mont52(mont52(a[i], b[i]), c): with c = f 2^104 mod p this is a*b*f mod p.
+ * a, b, c in [0, p), p odd < 2^52; out in [0, p).  Returns the count done (mult. of 8). */
+static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
+                                          size_t count, uint64_t p, uint64_t pinv52, uint64_t c) {
+    ntt_v64_mod m = ntt_v64_modulus(p, pinv52);
+    __m512i vc = _mm512_set1_epi64((long long)c);
+    size_t i, done = count & ~(size_t)7;
+    for (i = 0; i < done; i += 8) {
+        __m512i x = ntt_v64_mont(_mm512_loadu_si512(a + i), _mm512_loadu_si512(b + i), &m);
+        _mm512_storeu_si512(out + i, ntt_v64_mont(x, vc, &m));
+    }
+    return done;
+}
+
 #else  /* no IFMA in this build: Montgomery keeps R = 2^64 and runs scalar */
 
 static inline int ntt_simd64_montgomery_bits(uint64_t p) {
@@ -175,6 +189,12 @@ static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const
 static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
                                      const uint64_t *tw, uint64_t p, uint64_t pinv52) {
     (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)p; (void)pinv52;
+    return 0;
+}
+
+static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
+                                          size_t count, uint64_t p, uint64_t pinv52, uint64_t c) {
+    (void)a; (void)b; (void)out; (void)count; (void)p; (void)pinv52; (void)c;
     return 0;
 }
 

@@ -33,6 +33,14 @@ for p in (998244353, 2013265921, 2281701377, 7340033, 1337006139375617, 2**64 - 
                     assert np.array_equal(ntt_cy.intt(A, p, kind=kind, reduction=fam, dtype=dt), a)
                     key = f"{p}-{np.dtype(dt).name}-{kind}-{n}-{fam}"
                     digests[key] = hashlib.sha256(A.tobytes()).hexdigest()
+for m in (998244353, 1337006139375617, 10**9 + 7, 2**64 - 59, 2**32):
+    rng = np.random.default_rng(m % 1000)
+    for n in (5, 300, 4096):
+        a = rng.integers(0, min(m, 2**63), (2, n), dtype=np.uint64)
+        b = rng.integers(0, min(m, 2**63), (2, n), dtype=np.uint64)
+        for kind in ("linear", "cyclic", "negacyclic"):
+            c = ntt_cy.polymul(a, b, m, kind=kind, workers=2)
+            digests[f"polymul-{m}-{n}-{kind}"] = hashlib.sha256(np.ascontiguousarray(c).tobytes()).hexdigest()
 print(json.dumps({"isa": ACTIVE_ISA, "digests": digests}))
 """
 
