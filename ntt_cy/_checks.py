@@ -124,6 +124,12 @@ def as_lane_array(a, p: int, dt: np.dtype, name: str = "a", on_range: str = "rai
             raise TypeError(f"{name} is a device array: use backend='cuda' or copy it to the host")
         try:
             arr = np.asarray(a)
+            if arr.dtype.kind == "f":
+                # numpy turns Python ints that fit no single integer dtype (say
+                # [-1, 2**64 - 2]) into floats; keep them exact as objects instead.
+                as_objects = np.asarray(a, dtype=object)
+                if all(isinstance(v, (int, np.integer)) for v in as_objects.flat):
+                    arr = as_objects
         except (OverflowError, ValueError) as exc:
             raise ValueError(f"{name} could not be converted to an integer array: {exc}") from None
     if arr.dtype == np.bool_ or arr.dtype.kind not in "iuO":

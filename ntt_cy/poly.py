@@ -26,6 +26,7 @@ from ntt_cy import _checks, _ntt, _residues, _schoolbook
 from ntt_cy._threads import cpu_count, effective_threads, resolve_workers
 from ntt_cy.crt import choose_basis, lane_costs, transform_costs
 from ntt_cy.plan import get_plan, modulus_constants
+from ntt_cy.transforms import _check_backend
 from ntt_cy.primes import is_prime, two_adicity
 
 __all__ = ["polymul", "convolve"]
@@ -34,7 +35,7 @@ KINDS = ("linear", "cyclic", "negacyclic")
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
 
 
-def polymul(a, b, modulus, *, kind="linear", workers=None):
+def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     """Product of polynomials a and b with coefficients modulo `modulus`.
 
     Parameters
@@ -53,6 +54,9 @@ def polymul(a, b, modulus, *, kind="linear", workers=None):
         coefficients; a and b must have the same length n (any n >= 1).
     workers : int, optional
         Threads (None or -1: all cores), as in scipy.fft.
+    backend : {"cpu", "cuda"}
+        "cuda" runs on the GPU through ntt_cy.cuda (moduli < 2**64; numpy or device
+        arrays in, numpy or device arrays out).
 
     Returns
     -------
@@ -64,6 +68,10 @@ def polymul(a, b, modulus, *, kind="linear", workers=None):
     with Python-int reconstruction (slower: a few Python operations per
     coefficient); they are limited to 2*log2(m) + log2(n) below ~990 bits.
     """
+    if _check_backend(backend) == "cuda":
+        from ntt_cy import cuda
+
+        return cuda.polymul(a, b, modulus, kind=kind)
     m = _checks.as_int(modulus, "modulus")
     if m < 1:
         raise ValueError(f"modulus must be >= 1, got {m}")

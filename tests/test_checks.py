@@ -49,6 +49,11 @@ def test_values_outside_range_raise():
         ntt_cy.ntt(np.array([0, -1], dtype=np.int64), P)
     with pytest.raises(ValueError, match=r"outside \[0, p\)"):
         ntt_cy.ntt([2**70, 1], P)
+    # Python ints numpy would turn into floats stay exact (and are range-checked).
+    with pytest.raises(ValueError, match=r"outside \[0, p\).*-1"):
+        ntt_cy.ntt([-1, 2**64 - 2], 2**64 - 59)
+    with pytest.raises(TypeError, match="must hold integers"):
+        ntt_cy.ntt([1.5, 2.0], P)
     with pytest.raises(ValueError, match=r"outside \[0, p\)"):
         ntt_cy.ntt(np.full(4, 2**64 - 1, dtype=np.uint64), 2**64 - 2**32 + 1)
 

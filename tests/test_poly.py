@@ -330,3 +330,16 @@ def test_property_both_paths_agree(data, m, na, nb, forced):
         got = as_ints(polymul(a, b, m))
     poly.linear_path.cache_clear()
     assert got == flint_product(a, b, m)
+
+
+def test_backend_argument():
+    with pytest.raises(ValueError, match="backend must be one of"):
+        polymul([1, 2], [3], 7, backend="tpu")
+    import ntt_cy.cuda as cuda
+    if cuda.is_available():
+        a, b = list(range(1, 300)), list(range(7, 100))
+        for m in (998244353, 10**9 + 7):
+            assert np.array_equal(polymul(a, b, m, backend="cuda"), polymul(a, b, m))
+    else:  # the CPU machine's answer: a clear error, no crash
+        with pytest.raises(cuda.CudaUnavailableError):
+            polymul([1, 2], [3], 998244353, backend="cuda")
