@@ -70,17 +70,6 @@ if os.environ.get("NTT_CY_MARCH_NATIVE") == "1":
 compile_args += omp[0] if omp else []
 link_args = omp[1] if omp else []
 
-# Recorded for ntt_cy.show_config().
-build_info = {
-    "compiler": _compiler(),
-    "compile_args": compile_args,
-    "openmp": omp is not None,
-    "debug": DEBUG,
-    "cython": __import__("Cython").__version__,
-    "numpy_build": np.__version__,
-}
-with open(os.path.join(HERE, "ntt_cy", "_build_info.json"), "w") as f:
-    json.dump(build_info, f, indent=1)
 
 
 X86_64 = platform.machine().lower() in ("x86_64", "amd64")
@@ -90,6 +79,20 @@ ISA_FLAGS = {
     "_ntt_avx512": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq", "-mavx512bw",
                     "-mavx512vl", "-mavx512ifma"],
 }
+
+
+# Recorded for ntt_cy.show_config().
+build_info = {
+    "compiler": _compiler(),
+    "compile_args": compile_args,
+    "openmp": omp is not None,
+    "debug": DEBUG,
+    "cython": __import__("Cython").__version__,
+    "numpy_build": np.__version__,
+    "isa_flags": ISA_FLAGS,
+}
+with open(os.path.join(HERE, "ntt_cy", "_build_info.json"), "w") as f:
+    json.dump(build_info, f, indent=1)
 
 
 def extension(name):

@@ -19,9 +19,18 @@ def build_info() -> dict:
 
 
 def kernel_isa(info: dict) -> str:
-    if "-march=native" in info.get("compile_args", []):
-        return f"native ({platform.machine()}, -march=native build)"
-    return f"portable {platform.machine()} baseline (compiler auto-vectorisation, -O3)"
+    from ntt_cy._isa import ACTIVE_ISA, supported_isas
+
+    forced = os.environ.get("NTT_CY_ISA")
+    how = f"forced by NTT_CY_ISA={forced}" if forced else "widest this CPU supports"
+    native = ", -march=native build" if "-march=native" in info.get("compile_args", []) else ""
+    return f"{ACTIVE_ISA} ({how}; runnable here: {', '.join(supported_isas())}{native})"
+
+
+def _kernel_module() -> str:
+    from ntt_cy._isa import ACTIVE_ISA
+
+    return "_ntt_portable" if ACTIVE_ISA == "portable" else f"_ntt_{ACTIVE_ISA}"
 
 
 def config() -> dict:
@@ -40,6 +49,7 @@ def config() -> dict:
         "platform": platform.platform(),
         "compiler": info.get("compiler", "unknown"),
         "compile_args": " ".join(info.get("compile_args", [])),
+        "kernel_flags": " ".join(info.get("isa_flags", {}).get(_kernel_module(), [])) or "(none)",
         "openmp": "on" if info.get("openmp") else "off (serial kernels)",
         "cores": cpu_count(),
         "kernel_isa": kernel_isa(info),
