@@ -51,6 +51,7 @@ def config() -> dict:
         "compile_args": " ".join(info.get("compile_args", [])),
         "kernel_flags": " ".join(info.get("isa_flags", {}).get(_kernel_module(), [])) or "(none)",
         "openmp": "on" if info.get("openmp") else "off (serial kernels)",
+        "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(libgomp default)"),
         "cores": cpu_count(),
         "kernel_isa": kernel_isa(info),
         "debug_build": bool(info.get("debug", False)),
