@@ -27,7 +27,7 @@ import numpy as np
 
 from ntt_cy import _crt, _garner32
 from ntt_cy.plan import modulus_constants
-from ntt_cy.primes import is_prime
+from ntt_cy.primes import is_prime, ntt_primes
 
 __all__ = ["CRTBasis", "choose_basis", "basis_for", "crt_basis", "prime_pool", "lane_costs",
            "transform_costs", "MAX_PRIMES"]
@@ -48,16 +48,7 @@ MAX_PRIMES = 16  # _crt.garner_digits' limit
 def prime_pool(dtype, min_adicity: int) -> tuple:
     """Up to MAX_PRIMES largest primes p < 2**LANE_BITS[dtype] with 2**min_adicity | p - 1,
     largest first (possibly fewer, or none, for large min_adicity)."""
-    dt = np.dtype(dtype)
-    step = 1 << min_adicity
-    c = ((1 << LANE_BITS[dt]) - 2) // step
-    found = []
-    while len(found) < MAX_PRIMES and c > 0:
-        p = c * step + 1
-        if is_prime(p):
-            found.append(p)
-        c -= 1
-    return tuple(found)
+    return tuple(ntt_primes(LANE_BITS[np.dtype(dtype)], min_adicity, MAX_PRIMES, allow_fewer=True))
 
 
 def _fewest(pool, bound):

@@ -150,11 +150,12 @@ def root_of_unity(n: int, p: int, root: int | None = None) -> int:
     return root
 
 
-def ntt_primes(bits: int, min_two_adicity: int, count: int) -> list:
+def ntt_primes(bits: int, min_two_adicity: int, count: int, *, allow_fewer=False) -> list:
     """The ``count`` largest primes ``p < 2**bits`` with ``2**min_two_adicity | p - 1``.
 
     Searched downwards over p = c * 2**min_two_adicity + 1, so each has the required
-    2-adicity (possibly more).
+    2-adicity (possibly more).  Fewer than ``count`` raise ValueError unless
+    ``allow_fewer`` (then all that exist are returned, largest first).
     """
     step = 1 << min_two_adicity
     c = ((1 << bits) - 2) // step
@@ -164,7 +165,7 @@ def ntt_primes(bits: int, min_two_adicity: int, count: int) -> list:
         if is_prime(p):
             found.append(p)
         c -= 1
-    if len(found) < count:
+    if len(found) < count and not allow_fewer:
         raise ValueError(
             f"fewer than {count} primes below 2**{bits} with 2-adicity >= {min_two_adicity}"
         )
