@@ -382,47 +382,75 @@ cdef inline Py_ssize_t chunk_size(Py_ssize_t n, int threads) noexcept nogil:
     return c
 
 
+cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int parts,
+                         const Tables* t) noexcept nogil:
+    # One sweep over a[0:n] for the stage(s) starting at half-length `half` (two stages
+    # when half/2 is also a large stage, see dif_transform); this caller's share is
+    # part `part` of `parts` of every block's butterfly range.
+    cdef Py_ssize_t s, q = half >> 1
+    if q >= chunk_size(n, parts):
+        for s in range(n // (2 * half)):
+            dif_run4(a + 2 * half * s, half, split(q, part, parts), split(q, part + 1, parts), t)
+    else:
+        for s in range(n // (2 * half)):
+            dif_run(a + 2 * half * s, half, split(half, part, parts),
+                    split(half, part + 1, parts), t)
+
+
+cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int parts,
+                         const Tables* t, const void* tw, const void* twq) noexcept nogil:
+    # DIT counterpart: stages `half` and 2*half when 2*half < n, else `half` alone.
+    cdef Py_ssize_t s
+    if 2 * half < n:
+        for s in range(n // (4 * half)):
+            dit_run4(a + 4 * half * s, 2 * half, split(half, part, parts),
+                     split(half, part + 1, parts), t, tw, twq)
+    else:
+        for s in range(n // (2 * half)):
+            dit_run(a + 2 * half * s, half, split(half, part, parts),
+                    split(half, part + 1, parts), t, tw, twq)
+
+
 cdef void dif_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads) noexcept nogil:
-    cdef Py_ssize_t c = chunk_size(n, threads), half = n >> 1, s, k
+    # Large stages (blocks bigger than a chunk) sweep the whole array, two at a time;
+    # the rest run chunk by chunk.  threads == 1 never enters OpenMP (a parallel region
+    # per call would dominate small batched transforms).
+    cdef Py_ssize_t c = chunk_size(n, threads), half = n >> 1, k
     cdef int tid
-    while half >= c:                      # blocks larger than a chunk
-        if half >> 1 >= c:                # two large stages in one pass
+    while half >= c:
+        if threads == 1:
+            dif_large_pass(a, n, half, 0, 1, t)
+        else:
             for tid in prange(threads, num_threads=threads, schedule="static"):
-                for s in range(n // (2 * half)):
-                    dif_run4(a + 2 * half * s, half, split(half >> 1, tid, threads),
-                             split(half >> 1, tid + 1, threads), t)
-            half >>= 2
-            continue
-        for tid in prange(threads, num_threads=threads, schedule="static"):
-            for s in range(n // (2 * half)):
-                dif_run(a + 2 * half * s, half, split(half, tid, threads),
-                        split(half, tid + 1, threads), t)
-        half >>= 1
+                dif_large_pass(a, n, half, tid, threads, t)
+        half >>= 2 if half >> 1 >= c else 1
     if c > 1:
-        for k in prange(n // c, num_threads=threads, schedule="static"):
-            dif_stages(a + k * c, c, c >> 1, t)
+        if threads == 1:
+            for k in range(n // c):
+                dif_stages(a + k * c, c, c >> 1, t)
+        else:
+            for k in prange(n // c, num_threads=threads, schedule="static"):
+                dif_stages(a + k * c, c, c >> 1, t)
 
 
 cdef void dit_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads,
                         const void* tw, const void* twq) noexcept nogil:
-    cdef Py_ssize_t c = chunk_size(n, threads), half = c, s, k
+    cdef Py_ssize_t c = chunk_size(n, threads), half = c, k
     cdef int tid
     if c > 1:
-        for k in prange(n // c, num_threads=threads, schedule="static"):
-            dit_stages(a + k * c, c, c >> 1, t, tw, twq)
+        if threads == 1:
+            for k in range(n // c):
+                dit_stages(a + k * c, c, c >> 1, t, tw, twq)
+        else:
+            for k in prange(n // c, num_threads=threads, schedule="static"):
+                dit_stages(a + k * c, c, c >> 1, t, tw, twq)
     while half < n:
-        if 2 * half < n:                  # two large stages in one pass
+        if threads == 1:
+            dit_large_pass(a, n, half, 0, 1, t, tw, twq)
+        else:
             for tid in prange(threads, num_threads=threads, schedule="static"):
-                for s in range(n // (4 * half)):
-                    dit_run4(a + 4 * half * s, 2 * half, split(half, tid, threads),
-                             split(half, tid + 1, threads), t, tw, twq)
-            half <<= 2
-            continue
-        for tid in prange(threads, num_threads=threads, schedule="static"):
-            for s in range(n // (2 * half)):
-                dit_run(a + 2 * half * s, half, split(half, tid, threads),
-                        split(half, tid + 1, threads), t, tw, twq)
-        half <<= 1
+                dit_large_pass(a, n, half, tid, threads, t, tw, twq)
+        half <<= 2 if 2 * half < n else 1
 
 
 # ------------------------------------------------------- element-wise passes

@@ -132,28 +132,47 @@ typedef struct {
     __m512i gx, gy, back_lo, back_hi, w, wq;
 } ntt_v32_small_stage;
 
-static inline ntt_v32_small_stage ntt_v32_stage(int h, const uint32_t *tw, const uint32_t *twq,
+/* Gather/scatter indices per small stage h = 8, 4, 2, 1 (row k <-> h = 8 >> k):
+ * gx[l] = (l/h)*2h + l%h, gy = gx + h, back undoes the gather, wi[l] = l % h.
+ * Constant tables: computing them per call cost ~1 us, which dominated small transforms. */
+static const int32_t ntt_v32_gx[4][16] __attribute__((aligned(64))) = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23},
+    {0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27},
+    {0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29},
+    {0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30}};
+static const int32_t ntt_v32_gy[4][16] __attribute__((aligned(64))) = {
+    {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31},
+    {4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31},
+    {2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31},
+    {1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31}};
+static const int32_t ntt_v32_blo[4][16] __attribute__((aligned(64))) = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23},
+    {0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23},
+    {0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23},
+    {0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23}};
+static const int32_t ntt_v32_bhi[4][16] __attribute__((aligned(64))) = {
+    {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31},
+    {8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31},
+    {8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31},
+    {8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31}};
+static const int32_t ntt_v32_wi[4][16] __attribute__((aligned(64))) = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7},
+    {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3},
+    {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1},
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+
+static inline ntt_v32_small_stage ntt_v32_stage(int k, const uint32_t *tw, const uint32_t *twq,
                                                 int lazy) {
     ntt_v32_small_stage s;
-    int32_t gx[16], gy[16], blo[16], bhi[16], wi[16];
-    for (int l = 0; l < 16; l++) {
-        gx[l] = (l / h) * 2 * h + l % h;
-        gy[l] = gx[l] + h;
-        wi[l] = l % h;
-    }
-    for (int i = 0; i < 32; i++) {
-        int lane = (i / (2 * h)) * h + i % h;
-        int src = (i % (2 * h)) < h ? lane : lane + 16;
-        if (i < 16) blo[i] = src; else bhi[i - 16] = src;
-    }
-    s.gx = _mm512_loadu_si512(gx);
-    s.gy = _mm512_loadu_si512(gy);
-    s.back_lo = _mm512_loadu_si512(blo);
-    s.back_hi = _mm512_loadu_si512(bhi);
+    int h = 8 >> k;
+    __m512i wi = _mm512_load_si512(ntt_v32_wi[k]);
+    s.gx = _mm512_load_si512(ntt_v32_gx[k]);
+    s.gy = _mm512_load_si512(ntt_v32_gy[k]);
+    s.back_lo = _mm512_load_si512(ntt_v32_blo[k]);
+    s.back_hi = _mm512_load_si512(ntt_v32_bhi[k]);
     /* tw + h .. tw + h + 15 is inside the table: callers guarantee n >= 32. */
-    s.w = _mm512_permutexvar_epi32(_mm512_loadu_si512(wi), _mm512_loadu_si512(tw + h));
-    s.wq = lazy ? _mm512_permutexvar_epi32(_mm512_loadu_si512(wi), _mm512_loadu_si512(twq + h))
-                : s.w;
+    s.w = _mm512_permutexvar_epi32(wi, _mm512_loadu_si512(tw + h));
+    s.wq = lazy ? _mm512_permutexvar_epi32(wi, _mm512_loadu_si512(twq + h)) : s.w;
     return s;
 }
 
@@ -181,7 +200,7 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
     int lazy = family == NTT_SIMD_LAZY;
     ntt_v32_small_stage st[4];
     for (int k = 0; k < 4; k++) /* forward order: h = 8, 4, 2, 1 */
-        st[k] = ntt_v32_stage(8 >> k, tw, twq, lazy);
+        st[k] = ntt_v32_stage(k, tw, twq, lazy);
     for (size_t i = 0; i < size; i += 32) {
         __m512i lo = _mm512_loadu_si512(a + i), hi = _mm512_loadu_si512(a + i + 16);
         for (int k = 0; k < 4; k++)

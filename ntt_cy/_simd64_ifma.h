@@ -114,6 +114,28 @@ static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t 
     return done;
 }
 
+/* As in _simd32_avx512.h, for 8 lanes and h = 4, 2, 1 (row k <-> h = 4 >> k). */
+static const int64_t ntt_v64_gx[3][8] __attribute__((aligned(64))) = {
+    {0, 1, 2, 3, 8, 9, 10, 11},
+    {0, 1, 4, 5, 8, 9, 12, 13},
+    {0, 2, 4, 6, 8, 10, 12, 14}};
+static const int64_t ntt_v64_gy[3][8] __attribute__((aligned(64))) = {
+    {4, 5, 6, 7, 12, 13, 14, 15},
+    {2, 3, 6, 7, 10, 11, 14, 15},
+    {1, 3, 5, 7, 9, 11, 13, 15}};
+static const int64_t ntt_v64_blo[3][8] __attribute__((aligned(64))) = {
+    {0, 1, 2, 3, 8, 9, 10, 11},
+    {0, 1, 8, 9, 2, 3, 10, 11},
+    {0, 8, 1, 9, 2, 10, 3, 11}};
+static const int64_t ntt_v64_bhi[3][8] __attribute__((aligned(64))) = {
+    {4, 5, 6, 7, 12, 13, 14, 15},
+    {4, 5, 12, 13, 6, 7, 14, 15},
+    {4, 12, 5, 13, 6, 14, 7, 15}};
+static const int64_t ntt_v64_wi[3][8] __attribute__((aligned(64))) = {
+    {0, 1, 2, 3, 0, 1, 2, 3},
+    {0, 1, 0, 1, 0, 1, 0, 1},
+    {0, 0, 0, 0, 0, 0, 0, 0}};
+
 /* The three last DIF stages (h = 4, 2, 1) or first DIT stages (h = 1, 2, 4) over
  * a[0:size], 16 elements (two registers) at a time; lane l of the gathered X/Y
  * vectors is block l/h, offset l%h.  Returns 1 when done, 0 if size is not a
@@ -125,23 +147,12 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
     ntt_v64_mod m = ntt_v64_modulus(p, pinv52);
     __m512i gx[3], gy[3], blo[3], bhi[3], w[3];
     for (int k = 0; k < 3; k++) {          /* k = 0, 1, 2 <-> h = 4, 2, 1 */
-        int h = 4 >> k;
-        int64_t ix[8], iy[8], il[8], ih[8], wi[8];
-        for (int l = 0; l < 8; l++) {
-            ix[l] = (l / h) * 2 * h + l % h;
-            iy[l] = ix[l] + h;
-            wi[l] = l % h;
-        }
-        for (int i = 0; i < 16; i++) {
-            int lane = (i / (2 * h)) * h + i % h;
-            int src = (i % (2 * h)) < h ? lane : lane + 8;
-            if (i < 8) il[i] = src; else ih[i - 8] = src;
-        }
-        gx[k] = _mm512_loadu_si512(ix);
-        gy[k] = _mm512_loadu_si512(iy);
-        blo[k] = _mm512_loadu_si512(il);
-        bhi[k] = _mm512_loadu_si512(ih);
-        w[k] = _mm512_permutexvar_epi64(_mm512_loadu_si512(wi), _mm512_loadu_si512(tw + h));
+        gx[k] = _mm512_load_si512(ntt_v64_gx[k]);
+        gy[k] = _mm512_load_si512(ntt_v64_gy[k]);
+        blo[k] = _mm512_load_si512(ntt_v64_blo[k]);
+        bhi[k] = _mm512_load_si512(ntt_v64_bhi[k]);
+        w[k] = _mm512_permutexvar_epi64(_mm512_load_si512(ntt_v64_wi[k]),
+                                        _mm512_loadu_si512(tw + (4 >> k)));
     }
     for (size_t i = 0; i < size; i += 16) {
         __m512i lo = _mm512_loadu_si512(a + i), hi = _mm512_loadu_si512(a + i + 8);
