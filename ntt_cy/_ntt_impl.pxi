@@ -22,7 +22,7 @@
 # cache (threads take whole chunks).  So there is one parallel region per large
 # stage plus one for all small stages, never a thread per stage or group.
 
-from cython.parallel cimport prange
+from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport uint32_t, uint64_t
 
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
@@ -55,6 +55,17 @@ cdef extern from "_simd64_ifma.h" nogil:
                                 size_t count, uint64_t p, uint64_t pinv52, uint64_t c)
     int ntt_simd64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
                                 uint64_t p, uint64_t pinv52)
+
+cdef extern from *:
+    """
+    /* An orphaned barrier: binds to the enclosing Cython `parallel()` region. */
+    static inline void ntt_cy_barrier(void) {
+    #ifdef _OPENMP
+        _Pragma("omp barrier")
+    #endif
+    }
+    """
+    void ntt_cy_barrier() nogil
 
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mod128(uint64_t hi, uint64_t lo, uint64_t p)
@@ -413,43 +424,51 @@ cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
 
 cdef void dif_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads) noexcept nogil:
     # Large stages (blocks bigger than a chunk) sweep the whole array, two at a time;
-    # the rest run chunk by chunk.  threads == 1 never enters OpenMP (a parallel region
-    # per call would dominate small batched transforms).
-    cdef Py_ssize_t c = chunk_size(n, threads), half = n >> 1, k
-    cdef int tid
+    # the rest run chunk by chunk.  Threads share one parallel region with a barrier
+    # after each sweep (one wake-up per transform, not one per stage); threads == 1
+    # never enters OpenMP (a region per call would dominate small batched transforms).
+    cdef Py_ssize_t c = chunk_size(n, threads)
+    if threads == 1:
+        dif_schedule(a, n, c, 0, 1, t)
+        return
+    with parallel(num_threads=threads):
+        dif_schedule(a, n, c, threadid(), threads, t)
+
+
+cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
+                       const Tables* t) noexcept nogil:
+    # This thread's share (part of parts) of every sweep of dif_transform.
+    cdef Py_ssize_t half = n >> 1, nchunks = n // c, k
     while half >= c:
-        if threads == 1:
-            dif_large_pass(a, n, half, 0, 1, t)
-        else:
-            for tid in prange(threads, num_threads=threads, schedule="static"):
-                dif_large_pass(a, n, half, tid, threads, t)
+        dif_large_pass(a, n, half, part, parts, t)
+        if parts > 1:
+            ntt_cy_barrier()
         half >>= 2 if half >> 1 >= c else 1
     if c > 1:
-        if threads == 1:
-            for k in range(n // c):
-                dif_stages(a + k * c, c, c >> 1, t)
-        else:
-            for k in prange(n // c, num_threads=threads, schedule="static"):
-                dif_stages(a + k * c, c, c >> 1, t)
+        for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
+            dif_stages(a + k * c, c, c >> 1, t)
 
 
 cdef void dit_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads,
                         const void* tw, const void* twq) noexcept nogil:
-    cdef Py_ssize_t c = chunk_size(n, threads), half = c, k
-    cdef int tid
+    cdef Py_ssize_t c = chunk_size(n, threads)
+    if threads == 1:
+        dit_schedule(a, n, c, 0, 1, t, tw, twq)
+        return
+    with parallel(num_threads=threads):
+        dit_schedule(a, n, c, threadid(), threads, t, tw, twq)
+
+
+cdef void dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
+                       const Tables* t, const void* tw, const void* twq) noexcept nogil:
+    cdef Py_ssize_t half = c, nchunks = n // c, k
     if c > 1:
-        if threads == 1:
-            for k in range(n // c):
-                dit_stages(a + k * c, c, c >> 1, t, tw, twq)
-        else:
-            for k in prange(n // c, num_threads=threads, schedule="static"):
-                dit_stages(a + k * c, c, c >> 1, t, tw, twq)
+        for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
+            dit_stages(a + k * c, c, c >> 1, t, tw, twq)
     while half < n:
-        if threads == 1:
-            dit_large_pass(a, n, half, 0, 1, t, tw, twq)
-        else:
-            for tid in prange(threads, num_threads=threads, schedule="static"):
-                dit_large_pass(a, n, half, tid, threads, t, tw, twq)
+        if parts > 1:
+            ntt_cy_barrier()
+        dit_large_pass(a, n, half, part, parts, t, tw, twq)
         half <<= 2 if 2 * half < n else 1
 
 
