@@ -15,6 +15,9 @@ import os
 from ntt_cy._cpu import cpu_features
 
 ISAS = ("avx512", "avx2", "portable")
+# CPU features each build needs: _ntt_avx512 is compiled with -mavx512ifma (IFMA
+# Montgomery), so AVX-512 CPUs without IFMA (Skylake-SP, Cascade Lake) get AVX2.
+REQUIRES = {"avx512": {"avx512", "avx512ifma"}, "avx2": {"avx2"}, "portable": set()}
 _MODULES = {"avx512": "ntt_cy._ntt_avx512", "avx2": "ntt_cy._ntt_avx2", "portable": "ntt_cy._ntt_portable"}
 
 
@@ -23,7 +26,7 @@ def supported_isas() -> list:
     features = set(cpu_features())
     out = []
     for isa in ISAS:
-        if isa != "portable" and isa not in features:
+        if not REQUIRES[isa] <= features:
             continue
         try:
             importlib.import_module(_MODULES[isa]) if isa == "portable" else _find(isa)
@@ -44,8 +47,9 @@ def load(isa: str):
     """The kernel module for `isa` (checked against the CPU before importing it)."""
     if isa not in ISAS:
         raise ValueError(f"unknown ISA {isa!r}: choose one of {ISAS}")
-    if isa != "portable" and isa not in cpu_features():
-        raise ImportError(f"this CPU does not support {isa}")
+    missing = REQUIRES[isa] - set(cpu_features())
+    if missing:
+        raise ImportError(f"this CPU does not support {isa} (missing: {', '.join(sorted(missing))})")
     return importlib.import_module(_MODULES[isa])
 
 

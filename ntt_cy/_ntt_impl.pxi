@@ -549,7 +549,7 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
     cdef const lane_t* tw = <const lane_t*>t.twist
     cdef const lane_t* twq = <const lane_t*>t.twist_q
     cdef Py_ssize_t bits = 0, i, j, m, hi, lo, shift, base
-    while (1 << bits) < n:
+    while (<Py_ssize_t>1 << bits) < n:
         bits += 1
     if bits < 8:
         for i in range(n):
@@ -558,7 +558,7 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
                                 t.family) if twist else src[j]
         return
     shift = bits - 4
-    for m in range(1 << (bits - 8)):
+    for m in range(<Py_ssize_t>1 << (bits - 8)):
         for hi in range(16):
             base = (hi << shift) | (m << 4)
             for lo in range(16):
@@ -656,13 +656,13 @@ cdef void* _pointer(dict arrays, str key) except? NULL:
     return <void*><size_t>arr.ctypes.data
 
 
-def forward(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
             int threads, bint natural):
     """Forward NTT of every row of src into dst (dst may be src).  # IN/OUT"""
     _run(src, dst, tables, threads, natural, True, True)
 
 
-def inverse(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
             int threads, bint natural, bint scaled=True):
     """Inverse NTT of every row of src into dst (dst may be src); normalised unless
     scaled=False (cyclic plans only: the caller applies n^-1 itself)."""
@@ -671,7 +671,7 @@ def inverse(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
     _run(src, dst, tables, threads, natural, False, scaled)
 
 
-cdef void _run(lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+cdef void _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
                int threads, bint natural, bint is_forward, bint scaled) except *:
     cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r
     cdef const Tables* t = &tables.c

@@ -5,6 +5,9 @@ import os
 
 from ntt_cy._checks import as_int
 
+# More threads than this is a mistake, not a request (OpenMP would try to start them).
+MAX_WORKERS = 1024
+
 # Below this many butterflies per call, one thread is used whatever `workers` says:
 # the OpenMP fork/join (a few microseconds) would cost more than it saves.
 PARALLEL_MIN_ELEMENTS = 1 << 13
@@ -26,6 +29,8 @@ def resolve_workers(workers) -> int:
         return cpu_count()
     if workers <= 0:
         raise ValueError(f"workers must be a positive integer, None or -1, got {workers}")
+    if workers > MAX_WORKERS:
+        raise ValueError(f"workers = {workers} is too large (at most {MAX_WORKERS})")
     return workers
 
 

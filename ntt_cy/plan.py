@@ -204,6 +204,7 @@ def get_plan(n, p, *, dtype=None, kind="cyclic", root=None) -> NTTPlan:
     """A cached plan per (n, p, kind, lane width, root); reduction is chosen per call."""
     # Exact int keys only: 998244353.0 == 998244353 would otherwise hit the cache.
     n, p = _checks.as_int(n, "n"), _checks.as_int(p, "p")
+    _checks.check_kind(kind)  # before the cache: an unhashable kind must be a ValueError
     dtype_name = None if dtype is None else np.dtype(dtype).name
     root = None if root is None else _checks.as_int(root, "root")
     return _cached_plan(n, p, dtype_name, kind, root)

@@ -96,6 +96,8 @@ def test_bad_kind_reduction_axis_backend():
     a = np.arange(8, dtype=np.uint32)
     with pytest.raises(ValueError, match="kind must be one of"):
         ntt_cy.ntt(a, P, kind="acyclic")
+    with pytest.raises(ValueError, match="kind must be one of"):
+        ntt_cy.ntt(a, P, kind=["cyclic"])
     with pytest.raises(ValueError, match="reduction must be one of"):
         ntt_cy.ntt(a, P, reduction="fast")
     with pytest.raises(ValueError, match="axis 1 is out of bounds"):

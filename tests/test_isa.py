@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from ntt_cy._cpu import cpu_features
-from ntt_cy._isa import ACTIVE_ISA, ISAS, load, supported_isas
+from ntt_cy import _isa
+from ntt_cy._isa import ACTIVE_ISA, ISAS, REQUIRES, load, supported_isas
 
 # Runs in a fresh interpreter per ISA (the build is chosen once, at import).
 SCRIPT = r"""
@@ -70,7 +71,7 @@ def test_every_supported_isa_is_bit_identical():
 def test_unsupported_or_unknown_isa_is_refused():
     with pytest.raises(ValueError, match="unknown ISA"):
         load("sse9")
-    missing = [isa for isa in ISAS if isa != "portable" and isa not in cpu_features()]
+    missing = [isa for isa in ISAS if not REQUIRES[isa] <= set(cpu_features())]
     for isa in missing:
         with pytest.raises(ImportError, match="does not support"):
             load(isa)
@@ -78,3 +79,12 @@ def test_unsupported_or_unknown_isa_is_refused():
     proc = subprocess.run([sys.executable, "-c", "import ntt_cy"], env=env, capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode != 0 and "unknown ISA" in proc.stderr
+
+
+def test_avx512_build_is_not_chosen_without_ifma(monkeypatch):
+    # _ntt_avx512 executes vpmadd52{l,h}uq (IFMA): on AVX-512 CPUs without IFMA
+    # (Skylake-SP, Cascade Lake) choosing it would end in SIGILL.
+    monkeypatch.setattr(_isa, "cpu_features", lambda: ["avx2", "avx512"])
+    assert "avx512" not in _isa.supported_isas()
+    with pytest.raises(ImportError, match="missing: avx512ifma"):
+        _isa.load("avx512")

@@ -180,3 +180,25 @@ def test_user_root_changes_the_transform():
     got = ntt_cy.ntt(a, p, root=w).tolist()
     assert got == [sum(a[i] * pow(w, i * k, p) for i in range(n)) % p for k in range(n)]
     assert ntt_cy.intt(got, p, root=w).tolist() == a
+
+
+P = 998244353
+
+
+@pytest.mark.parametrize("dt", [np.uint32, np.uint64])
+def test_read_only_input_is_transformed(dt):
+    # Read-only, C-contiguous inputs of the lane dtype reach the kernels uncopied.
+    a = np.random.default_rng(0).integers(0, P, (2, 64), dtype=np.uint64).astype(dt)
+    expect_f = ntt_cy.ntt(a.copy(), P, dtype=dt)
+    expect_i = ntt_cy.intt(a.copy(), P, dtype=dt)
+    ro = a.copy()
+    ro.setflags(write=False)
+    assert np.array_equal(ntt_cy.ntt(ro, P, dtype=dt), expect_f)
+    assert np.array_equal(ntt_cy.intt(ro, P, dtype=dt), expect_i)
+    plan = ntt_cy.NTTPlan(64, P, dtype=dt, kind="negacyclic")
+    br = plan.forward(a, bit_reversed=True)
+    br.setflags(write=False)
+    assert np.array_equal(plan.inverse(br, bit_reversed=True), a)
+    # e.g. arrays over immutable bytes
+    fb = np.frombuffer(a.tobytes(), dtype=dt).reshape(a.shape)
+    assert np.array_equal(ntt_cy.ntt(fb, P, dtype=dt), expect_f)

@@ -50,6 +50,8 @@ def test_workers_semantics():
     for bad in (0, -2, -10):
         with pytest.raises(ValueError, match="workers must be a positive integer"):
             ntt_cy.ntt([1, 2], 998244353, workers=bad)
+    with pytest.raises(ValueError, match="too large"):
+        ntt_cy.ntt(np.zeros(2**14, np.uint32), 998244353, workers=2**40)
     with pytest.raises(TypeError, match="workers must be an integer"):
         ntt_cy.ntt([1, 2], 998244353, workers=1.5)
 
