@@ -97,16 +97,3 @@ def test_unscaled_inverse_kernel_leaves_out_n_inverse():
     nega = NTTPlan(n, p, kind="negacyclic")
     with pytest.raises(ValueError, match="needs a cyclic plan"):
         _ntt.inverse(a, np.empty_like(a), nega.tables("lazy"), 1, False, False)
-
-
-def test_passive_openmp_waiting_unless_user_chose():
-    import os
-    import subprocess
-    import sys
-    code = "import os, ntt_cy; print(os.environ.get('OMP_WAIT_POLICY'))"
-    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.stdout.strip() == "PASSIVE"
-    out = subprocess.run([sys.executable, "-c", code], env=dict(env, OMP_WAIT_POLICY="ACTIVE"),
-                         capture_output=True, text=True)
-    assert out.stdout.strip() == "ACTIVE"
