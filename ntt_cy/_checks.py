@@ -77,19 +77,19 @@ def lazy_is_valid(p: int, dt: np.dtype) -> bool:
 
 
 def _fastest_valid_family(p: int, dt: np.dtype) -> str:
-    # Measured per kernel build (README, "Speed"): the vector kernels win where they
-    # exist -- IFMA Montgomery on uint64 lanes (odd p < 2**52), lazy/Shoup, and the
-    # AVX-512 build's Montgomery on uint32 lanes; scalar Barrett beats scalar
-    # Montgomery everywhere else.
+    # Measured per kernel build with tools/ns_per_butterfly.py (README, "Speed"):
+    # IFMA Montgomery wins on uint64 lanes where it exists (odd p < 2**52), then lazy
+    # wherever it is valid; without lazy headroom Montgomery beats Barrett except on
+    # uint32 lanes of the portable build (2281701377: 2.05 vs 1.70 ns/butterfly).
     from ntt_cy import _ntt
 
     if dt.itemsize == 8 and p % 2 and _ntt.montgomery_bits(p, 8) == 52:
         return "montgomery"
     if lazy_is_valid(p, dt):
         return "lazy"
-    if _ntt.ACTIVE_ISA == "avx512" and dt.itemsize == 4 and p % 2:
-        return "montgomery"
-    return "barrett"
+    if p % 2 == 0 or (dt.itemsize == 4 and _ntt.ACTIVE_ISA == "portable"):
+        return "barrett"
+    return "montgomery"
 
 
 def check_reduction(reduction: str, p: int, dt: np.dtype) -> str:
