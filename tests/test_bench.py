@@ -186,7 +186,7 @@ def test_plot_without_matplotlib(monkeypatch, capsys, tmp_path):
 
 
 def test_plot_written(libs, tmp_path, capsys):
-    pytest.importorskip("matplotlib")
+    import matplotlib  # noqa: F401  (a test dependency: pip install -e ".[test]")
     libs(Echo())
     path = tmp_path / "p.png"
     assert bench.main(FAST + ["--only", "ntt", "--plot", str(path)]) == 0
