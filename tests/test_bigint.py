@@ -11,7 +11,7 @@ import ntt_cy.bigint as bigint
 from ntt_cy.bigint import bigmul, ntt_multiply
 from ntt_cy.crt import U32, U64
 
-flint = pytest.importorskip("flint")
+import flint  # test dependency (pip install -e ".[test]"): the independent oracle
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from ntt_cy import cli
 from ntt_cy.cli import main
 
-flint = pytest.importorskip("flint")
+import flint  # test dependency (pip install -e ".[test]"): the independent oracle
 
 
 def run(argv, capsys):
