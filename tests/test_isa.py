@@ -22,7 +22,7 @@ for p in (998244353, 2013265921, 2281701377, 7340033, 1337006139375617, 2**64 - 
     lanes = [np.uint32, np.uint64] if p < 2**32 else [np.uint64]
     for dt in lanes:
         for kind in ("cyclic", "negacyclic"):
-            for n in (1, 2, 16, 32, 64, 1024, 2**15):
+            for n in (1, 2, 16, 32, 64, 1024, 2**15, 2**17):
                 a = np.random.default_rng(n).integers(0, p, (3, n), dtype=np.uint64).astype(dt)
                 a[0] = p - 1
                 for fam in ("montgomery", "barrett", "lazy"):

@@ -81,6 +81,29 @@ def test_round_trip_2_20_largest_primes(p, fill):
         assert int(results[0][0]) == (-n) % p and not results[0][1:].any()
 
 
+@pytest.mark.parametrize("p", [998244353, 2281701377, 1337006139375617, 2**64 - 2**32 + 1])
+@pytest.mark.parametrize("kind", ["cyclic", "negacyclic"])
+def test_large_transform_sampled_against_direct_sums(p, kind):
+    # Sizes beyond the cache chunk (large-stage sweeps, threads): a few outputs computed
+    # directly as sum a[i] r^(i e) with Python ints, e = k (cyclic) or 2k + 1 (negacyclic).
+    from ntt_cy.primes import root_of_unity
+    n = 2**18
+    a = np.random.default_rng(p % 97).integers(0, min(p, 2**63), n, dtype=np.uint64)
+    a[-1] = p - 1
+    r = root_of_unity(n if kind == "cyclic" else 2 * n, p)
+    ai = [int(x) for x in a]
+    for dt in lanes(p):
+        for fam in valid_families(p, dt):
+            A = ntt_cy.ntt(a.astype(dt), p, kind=kind, reduction=fam, dtype=dt, workers=2)
+            for k in (0, 1, 12345, n // 2 + 7, n - 1):
+                e = k if kind == "cyclic" else 2 * k + 1
+                step = pow(r, e, p)
+                acc = 0
+                for x in ai[::-1]:  # Horner: sum a[i] step^i
+                    acc = (acc * step + x) % p
+                assert int(A[k]) == acc, (dt, fam, k)
+
+
 @pytest.mark.parametrize("p", [998244353, 2281701377, 2**64 - 2**32 + 1, 1337006139375617])
 @pytest.mark.parametrize("kind", ["cyclic", "negacyclic"])
 def test_round_trip_medium_sizes_all_families(p, kind):
