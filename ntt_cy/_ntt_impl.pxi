@@ -67,6 +67,13 @@ cdef extern from *:
     """
     void ntt_cy_barrier() nogil
 
+cdef extern from "_simd_bitrev_avx512.h" nogil:
+    # Gathered bit-reversal copy (AVX-512 builds; return 0, did nothing, elsewhere).
+    int ntt_simd_bitrev32(const uint32_t* src, uint32_t* dst, int bits, const uint32_t* rev,
+                          size_t m0, size_t m1)
+    int ntt_simd_bitrev64(const uint64_t* src, uint64_t* dst, int bits, const uint32_t* rev,
+                          size_t m0, size_t m1)
+
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mod128(uint64_t hi, uint64_t lo, uint64_t p)
     uint64_t ntt_div128(uint64_t hi, uint64_t lo, uint64_t p)
@@ -397,7 +404,7 @@ cdef inline Py_ssize_t chunk_size(Py_ssize_t n, int threads) noexcept nogil:
 cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int parts,
                          const Tables* t) noexcept nogil:
     # One sweep over a[0:n] for the stage(s) starting at half-length `half` (two stages
-    # when half/2 is also a large stage, see dif_transform); this caller's share is
+    # when half/2 is also a large stage, see dif_schedule); this caller's share is
     # part `part` of `parts` of every block's butterfly range.
     cdef Py_ssize_t s, q = half >> 1
     if q >= chunk_size(n, parts):
@@ -423,22 +430,12 @@ cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
                     split(half, part + 1, parts), t, tw, twq)
 
 
-cdef void dif_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads) noexcept nogil:
-    # Large stages (blocks bigger than a chunk) sweep the whole array, two at a time;
-    # the rest run chunk by chunk.  Threads share one parallel region with a barrier
-    # after each sweep (one wake-up per transform, not one per stage); threads == 1
-    # never enters OpenMP (a region per call would dominate small batched transforms).
-    cdef Py_ssize_t c = chunk_size(n, threads)
-    if threads == 1:
-        dif_schedule(a, n, c, 0, 1, t)
-        return
-    with parallel(num_threads=threads):
-        dif_schedule(a, n, c, threadid(), threads, t)
-
-
 cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
                        const Tables* t) noexcept nogil:
-    # This thread's share (part of parts) of every sweep of dif_transform.
+    # Forward DIF stages of a[0:n]: the large stages (blocks bigger than the chunk c)
+    # sweep the whole array, two at a time, then the rest run chunk by chunk.  With
+    # parts > 1 this is one thread's share inside an OpenMP region (every sweep split
+    # between the threads, a barrier after each sweep).
     cdef Py_ssize_t half = n >> 1, nchunks = n // c, k
     while half >= c:
         dif_large_pass(a, n, half, part, parts, t)
@@ -450,18 +447,10 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
             dif_stages(a + k * c, c, c >> 1, t)
 
 
-cdef void dit_transform(lane_t* a, Py_ssize_t n, const Tables* t, int threads,
-                        const void* tw, const void* twq) noexcept nogil:
-    cdef Py_ssize_t c = chunk_size(n, threads)
-    if threads == 1:
-        dit_schedule(a, n, c, 0, 1, t, tw, twq)
-        return
-    with parallel(num_threads=threads):
-        dit_schedule(a, n, c, threadid(), threads, t, tw, twq)
-
-
 cdef void dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
                        const Tables* t, const void* tw, const void* twq) noexcept nogil:
+    # DIT stages with twiddles tw/twq: chunks first, then the large sweeps (a barrier
+    # before each sweep when shared between threads).
     cdef Py_ssize_t half = c, nchunks = n // c, k
     if c > 1:
         for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
@@ -474,8 +463,10 @@ cdef void dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
 
 
 # ------------------------------------------------------- element-wise passes
+# Each pass covers the index range [lo, hi) of one row, so threads can share a row.
 
-cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t) noexcept nogil:
+cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t hi,
+                       const Tables* t) noexcept nogil:
     # dst = src (cyclic) or src * psi^i (negacyclic); src may equal dst.  Out: [0, p)
     # for exact families, [0, 2p) for LAZY (a valid DIF input).
     cdef Py_ssize_t i
@@ -483,27 +474,27 @@ cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
     cdef const lane_t* twq = <const lane_t*>t.twist_q
     if tw == NULL:
         if src != dst:
-            for i in range(n):
+            for i in range(lo, hi):
                 dst[i] = src[i]
     elif t.family == LAZY:
-        for i in range(n):
+        for i in range(lo, hi):
             dst[i] = mul_family(src[i], tw[i], twq[i], &t.mod, LAZY)
     else:
-        for i in range(n):
+        for i in range(lo, hi):
             dst[i] = mul_family(src[i], tw[i], 0, &t.mod, t.family)
 
 
-cdef void finish_forward(lane_t* a, Py_ssize_t n, const Tables* t) noexcept nogil:
-    # LAZY leaves [0, 2p): fold to [0, p).
+cdef void finish_forward(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t) noexcept nogil:
+    # LAZY DIF leaves [0, 2p): fold to [0, p).
     cdef Py_ssize_t i
     cdef lane_t p = <lane_t>t.mod.p
     if t.family == LAZY:
-        for i in range(n):
+        for i in range(lo, hi):
             if a[i] >= p:
                 a[i] = a[i] - p
 
 
-cdef void finish_inverse(lane_t* a, Py_ssize_t n, const Tables* t) noexcept nogil:
+cdef void finish_inverse(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t) noexcept nogil:
     # Multiply by n^-1 (cyclic) or n^-1 psi^-i (negacyclic).  In: [0, p), or [0, 4p)
     # for LAZY (a valid Shoup input, result [0, 2p), then folded).  Out: [0, p).
     cdef Py_ssize_t i
@@ -513,19 +504,37 @@ cdef void finish_inverse(lane_t* a, Py_ssize_t n, const Tables* t) noexcept nogi
     cdef lane_t c = <lane_t>t.scale, cq = <lane_t>t.scale_q
     if t.family == LAZY:
         if s == NULL:
-            for i in range(n):
+            for i in range(lo, hi):
                 v = mul_family(a[i], c, cq, &t.mod, LAZY)
                 a[i] = v - p if v >= p else v
         else:
-            for i in range(n):
+            for i in range(lo, hi):
                 v = mul_family(a[i], s[i], sq[i], &t.mod, LAZY)
                 a[i] = v - p if v >= p else v
     elif s == NULL:
-        for i in range(n):
+        for i in range(lo, hi):
             a[i] = mul_family(a[i], c, 0, &t.mod, t.family)
     else:
-        for i in range(n):
+        for i in range(lo, hi):
             a[i] = mul_family(a[i], s[i], 0, &t.mod, t.family)
+
+
+cdef void fold_lazy_dit(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t) noexcept nogil:
+    # LAZY DIT leaves [0, 4p): fold to [0, p).
+    cdef Py_ssize_t i
+    cdef lane_t p = <lane_t>t.mod.p, two_p = <lane_t>t.mod.two_p, v
+    if t.family == LAZY:
+        for i in range(lo, hi):
+            v = a[i]
+            v = v - two_p if v >= two_p else v
+            a[i] = v - p if v >= p else v
+
+
+cdef void copy_range(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef Py_ssize_t i
+    if src != dst:
+        for i in range(lo, hi):
+            dst[i] = src[i]
 
 
 cdef void bit_reverse(lane_t* a, Py_ssize_t n, const uint32_t* rev) noexcept nogil:
@@ -542,24 +551,36 @@ cdef void bit_reverse(lane_t* a, Py_ssize_t n, const uint32_t* rev) noexcept nog
 
 
 cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
-                       bint twist) noexcept nogil:
+                       bint twist, int part, int parts) noexcept nogil:
     # dst[i] = src[rev[i]] (times psi^rev[i] when twist), src != dst.  Visits i in
     # 16 x 16 tiles (high and low 4 index bits) so both the reads and the writes
-    # touch only 16 cache lines per tile.  Out: [0, p), or [0, 2p) for LAZY twists.
+    # touch only 16 cache lines per tile; this caller does tiles part of parts.
+    # Out: [0, p), or [0, 2p) for LAZY twists.
     cdef const uint32_t* rev = t.bitrev
     cdef const lane_t* tw = <const lane_t*>t.twist
     cdef const lane_t* twq = <const lane_t*>t.twist_q
-    cdef Py_ssize_t bits = 0, i, j, m, hi, lo, shift, base
+    cdef Py_ssize_t bits = 0, i, j, m, hi, lo, shift, base, tiles
     while (<Py_ssize_t>1 << bits) < n:
         bits += 1
     if bits < 8:
-        for i in range(n):
-            j = rev[i]
-            dst[i] = mul_family(src[j], tw[j], twq[j] if twq != NULL else 0, &t.mod,
-                                t.family) if twist else src[j]
+        if part == 0:
+            for i in range(n):
+                j = rev[i]
+                dst[i] = mul_family(src[j], tw[j], twq[j] if twq != NULL else 0, &t.mod,
+                                    t.family) if twist else src[j]
         return
     shift = bits - 4
-    for m in range(<Py_ssize_t>1 << (bits - 8)):
+    tiles = <Py_ssize_t>1 << (bits - 8)
+    if not twist:
+        if lane_t is uint32_t:
+            if ntt_simd_bitrev32(src, dst, bits, rev, tiles * part // parts,
+                                 tiles * (part + 1) // parts):
+                return
+        else:
+            if ntt_simd_bitrev64(src, dst, bits, rev, tiles * part // parts,
+                                 tiles * (part + 1) // parts):
+                return
+    for m in range(tiles * part // parts, tiles * (part + 1) // parts):
         for hi in range(16):
             base = (hi << shift) | (m << 4)
             for lo in range(16):
@@ -572,32 +593,61 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
                     dst[i] = src[j]
 
 
-cdef void fold_lazy_dit(lane_t* a, Py_ssize_t n, const Tables* t) noexcept nogil:
-    # LAZY DIT leaves [0, 4p): fold to [0, p).
-    cdef Py_ssize_t i
-    cdef lane_t p = <lane_t>t.mod.p, two_p = <lane_t>t.mod.two_p, v
-    if t.family == LAZY:
-        for i in range(n):
-            v = a[i]
-            v = v - two_p if v >= two_p else v
-            a[i] = v - p if v >= p else v
-
-
 # ------------------------------------------------------- whole transforms
+# A row's passes run in this thread (threads == 1) or in one OpenMP region whose
+# threads split every pass, with a barrier wherever a pass reads another's output.
 
-cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
-                      int threads, bint natural) noexcept nogil:
+cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
+                       const Tables* t, bint natural, int part, int parts) noexcept nogil:
+    cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
     if natural and src != dst:
         # Natural order out: permute (and twist) while copying, then DIT with the
         # forward twiddles; no separate bit-reversal pass.
-        permute_copy(src, dst, n, t, t.twist != NULL)
-        dit_transform(dst, n, t, threads, t.fwd_tw, t.fwd_tw_q)
-        fold_lazy_dit(dst, n, t)
+        permute_copy(src, dst, n, t, t.twist != NULL, part, parts)
+        if parts > 1:
+            ntt_cy_barrier()
+        dit_schedule(dst, n, c, part, parts, t, t.fwd_tw, t.fwd_tw_q)
+        if parts > 1:
+            ntt_cy_barrier()
+        fold_lazy_dit(dst, lo, hi, t)
         return
-    load_forward(src, dst, n, t)
-    dif_transform(dst, n, t, threads)
-    finish_forward(dst, n, t)
-    if natural:
+    load_forward(src, dst, lo, hi, t)
+    if parts > 1:
+        ntt_cy_barrier()
+    dif_schedule(dst, n, c, part, parts, t)
+    if parts > 1:
+        ntt_cy_barrier()
+    finish_forward(dst, lo, hi, t)
+
+
+cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
+                       const Tables* t, bint natural, bint scaled, int part,
+                       int parts) noexcept nogil:
+    cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
+    if natural:   # callers handle natural order in place (src == dst) themselves
+        permute_copy(src, dst, n, t, False, part, parts)
+    else:
+        copy_range(src, dst, lo, hi)
+    if parts > 1:
+        ntt_cy_barrier()
+    dit_schedule(dst, n, c, part, parts, t, t.inv_tw, t.inv_tw_q)
+    if parts > 1:
+        ntt_cy_barrier()
+    if scaled:
+        finish_inverse(dst, lo, hi, t)
+    else:
+        fold_lazy_dit(dst, lo, hi, t)
+
+
+cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
+                      int threads, bint natural) noexcept nogil:
+    cdef Py_ssize_t c = chunk_size(n, threads)
+    if threads == 1:
+        forward_part(src, dst, n, c, t, natural, 0, 1)
+    else:
+        with parallel(num_threads=threads):
+            forward_part(src, dst, n, c, t, natural, threadid(), threads)
+    if natural and src == dst:
         bit_reverse(dst, n, t.bitrev)
 
 
@@ -605,20 +655,15 @@ cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
                       int threads, bint natural, bint scaled) noexcept nogil:
     # scaled=False (cyclic only) leaves out the factor n^-1, for callers that fold it
     # into a pointwise product; the result is still reduced to [0, p).
-    cdef Py_ssize_t i
-    if natural and src != dst:
-        permute_copy(src, dst, n, t, False)
+    cdef Py_ssize_t c = chunk_size(n, threads)
+    cdef bint gather = natural and src != dst
+    if natural and not gather:
+        bit_reverse(dst, n, t.bitrev)   # in place: permute first, then transform
+    if threads == 1:
+        inverse_part(src, dst, n, c, t, gather, scaled, 0, 1)
     else:
-        if src != dst:
-            for i in range(n):
-                dst[i] = src[i]
-        if natural:
-            bit_reverse(dst, n, t.bitrev)
-    dit_transform(dst, n, t, threads, t.inv_tw, t.inv_tw_q)
-    if scaled:
-        finish_inverse(dst, n, t)
-    else:
-        fold_lazy_dit(dst, n, t)
+        with parallel(num_threads=threads):
+            inverse_part(src, dst, n, c, t, gather, scaled, threadid(), threads)
 
 
 cdef class TransformTables:
