@@ -115,6 +115,8 @@ cdef struct Tables:
     void* inv_tw_q
     void* twist             # negacyclic: psi^i (family form), else NULL
     void* twist_q
+    void* twist_br          # negacyclic: psi^rev(i), for the natural-order forward
+    void* twist_br_q
     void* untwist           # inverse scaling per element: n^-1 psi^-i, else NULL
     void* untwist_q
     uint64_t scale          # cyclic inverse scaling n^-1 (family form)
@@ -537,6 +539,21 @@ cdef void copy_range(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t h
             dst[i] = src[i]
 
 
+cdef void twist_bitreversed(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t) noexcept nogil:
+    # a[i] *= psi^rev(i) on a bit-reversed copy of the input, i.e. the negacyclic twist
+    # applied after the permutation.  In: [0, p); out: [0, p), or [0, 2p) for LAZY
+    # (a valid DIT input).
+    cdef Py_ssize_t i
+    cdef const lane_t* tw = <const lane_t*>t.twist_br
+    cdef const lane_t* twq = <const lane_t*>t.twist_br_q
+    if t.family == LAZY:
+        for i in range(lo, hi):
+            a[i] = mul_family(a[i], tw[i], twq[i], &t.mod, LAZY)
+    else:
+        for i in range(lo, hi):
+            a[i] = mul_family(a[i], tw[i], 0, &t.mod, t.family)
+
+
 cdef void bit_reverse(lane_t* a, Py_ssize_t n, const uint32_t* rev) noexcept nogil:
     # In-place permutation a[i] <-> a[rev[i]] (an involution).  Random access: used
     # only for in-place transforms; permute_copy is the fast path.
@@ -551,46 +568,36 @@ cdef void bit_reverse(lane_t* a, Py_ssize_t n, const uint32_t* rev) noexcept nog
 
 
 cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
-                       bint twist, int part, int parts) noexcept nogil:
-    # dst[i] = src[rev[i]] (times psi^rev[i] when twist), src != dst.  Visits i in
-    # 16 x 16 tiles (high and low 4 index bits) so both the reads and the writes
-    # touch only 16 cache lines per tile; this caller does tiles part of parts.
-    # Out: [0, p), or [0, 2p) for LAZY twists.
+                       int part, int parts) noexcept nogil:
+    # dst[i] = src[rev[i]], src != dst.  Gathered with AVX-512 where the build has it;
+    # otherwise i is visited in 16 x 16 tiles (high and low 4 index bits) so both the
+    # reads and the writes touch only 16 cache lines per tile.  This caller does tiles
+    # part of parts.  Values are copied unchanged.
     cdef const uint32_t* rev = t.bitrev
-    cdef const lane_t* tw = <const lane_t*>t.twist
-    cdef const lane_t* twq = <const lane_t*>t.twist_q
-    cdef Py_ssize_t bits = 0, i, j, m, hi, lo, shift, base, tiles
+    cdef Py_ssize_t bits = 0, i, m, hi, lo, shift, base, tiles, m0, m1
     while (<Py_ssize_t>1 << bits) < n:
         bits += 1
     if bits < 8:
         if part == 0:
             for i in range(n):
-                j = rev[i]
-                dst[i] = mul_family(src[j], tw[j], twq[j] if twq != NULL else 0, &t.mod,
-                                    t.family) if twist else src[j]
+                dst[i] = src[rev[i]]
         return
     shift = bits - 4
     tiles = <Py_ssize_t>1 << (bits - 8)
-    if not twist:
-        if lane_t is uint32_t:
-            if ntt_simd_bitrev32(src, dst, bits, rev, tiles * part // parts,
-                                 tiles * (part + 1) // parts):
-                return
-        else:
-            if ntt_simd_bitrev64(src, dst, bits, rev, tiles * part // parts,
-                                 tiles * (part + 1) // parts):
-                return
-    for m in range(tiles * part // parts, tiles * (part + 1) // parts):
+    m0 = tiles * part // parts
+    m1 = tiles * (part + 1) // parts
+    if lane_t is uint32_t:
+        if ntt_simd_bitrev32(src, dst, bits, rev, m0, m1):
+            return
+    else:
+        if ntt_simd_bitrev64(src, dst, bits, rev, m0, m1):
+            return
+    for m in range(m0, m1):
         for hi in range(16):
             base = (hi << shift) | (m << 4)
             for lo in range(16):
                 i = base | lo
-                j = rev[i]
-                if twist:
-                    dst[i] = mul_family(src[j], tw[j], twq[j] if twq != NULL else 0,
-                                        &t.mod, t.family)
-                else:
-                    dst[i] = src[j]
+                dst[i] = src[rev[i]]
 
 
 # ------------------------------------------------------- whole transforms
@@ -601,11 +608,15 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
                        const Tables* t, bint natural, int part, int parts) noexcept nogil:
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
     if natural and src != dst:
-        # Natural order out: permute (and twist) while copying, then DIT with the
-        # forward twiddles; no separate bit-reversal pass.
-        permute_copy(src, dst, n, t, t.twist != NULL, part, parts)
+        # Natural order out: permute while copying (then twist, for negacyclic), then
+        # DIT with the forward twiddles; no separate bit-reversal pass.
+        permute_copy(src, dst, n, t, part, parts)
         if parts > 1:
             ntt_cy_barrier()
+        if t.twist != NULL:
+            twist_bitreversed(dst, lo, hi, t)
+            if parts > 1:
+                ntt_cy_barrier()
         dit_schedule(dst, n, c, part, parts, t, t.fwd_tw, t.fwd_tw_q)
         if parts > 1:
             ntt_cy_barrier()
@@ -625,7 +636,7 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
                        int parts) noexcept nogil:
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
     if natural:   # callers handle natural order in place (src == dst) themselves
-        permute_copy(src, dst, n, t, False, part, parts)
+        permute_copy(src, dst, n, t, part, parts)
     else:
         copy_range(src, dst, lo, hi)
     if parts > 1:
@@ -686,6 +697,8 @@ cdef class TransformTables:
         self.c.inv_tw_q = _pointer(arrays, "inv_tw_q")
         self.c.twist = _pointer(arrays, "twist")
         self.c.twist_q = _pointer(arrays, "twist_q")
+        self.c.twist_br = _pointer(arrays, "twist_br")
+        self.c.twist_br_q = _pointer(arrays, "twist_br_q")
         self.c.untwist = _pointer(arrays, "untwist")
         self.c.untwist_q = _pointer(arrays, "untwist_q")
         self.c.bitrev = <const uint32_t*>_pointer(arrays, "bitrev")

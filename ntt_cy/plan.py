@@ -135,7 +135,10 @@ class NTTPlan:
             self._family_form(family, tw, arrays, key)
         n_inv = pow(n, -1, p)
         if psi is not None:
-            self._family_form(family, self._powers(psi, 1, n), arrays, "twist")
+            twist = self._powers(psi, 1, n)
+            twist_br = twist[arrays["bitrev"]]   # natural-order forward twists after permuting
+            self._family_form(family, twist, arrays, "twist")
+            self._family_form(family, twist_br, arrays, "twist_br")
             self._family_form(family, self._powers(pow(psi, -1, p), n_inv, n), arrays, "untwist")
         scale, scale_q = self._scalar_form(family, n_inv)
         return _ntt.TransformTables(family, self._modulus, arrays, n, scale, scale_q)
