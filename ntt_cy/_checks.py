@@ -44,6 +44,23 @@ def lane_dtype(p: int, dtype=None) -> np.dtype:
     return dt
 
 
+POLY_KINDS = ("linear", "cyclic", "negacyclic")
+
+
+def check_poly_kind(kind: str) -> str:
+    if kind not in POLY_KINDS:
+        raise ValueError(f"kind must be one of {POLY_KINDS}, got {kind!r}")
+    return kind
+
+
+def normalize_axis(axis, ndim: int) -> int:
+    """axis as an index in [0, ndim) (negative axes count from the end)."""
+    axis = as_int(axis, "axis")
+    if not -ndim <= axis < ndim:
+        raise ValueError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
+    return axis % ndim
+
+
 def check_kind(kind: str) -> str:
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
@@ -109,14 +126,14 @@ def check_reduction(reduction: str, p: int, dt: np.dtype) -> str:
     return reduction
 
 
-def as_lane_array(a, p: int, dt: np.dtype, name: str = "a", on_range: str = "raise") -> np.ndarray:
-    """Validate `a` and return it as an array of lane dtype `dt` (the input is never modified).
+def is_integer(v) -> bool:
+    """A Python or numpy integer that is not a bool."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
-    on_range: "raise" -> ValueError when a value is outside [0, p);
-              "reduce" -> values are reduced modulo p (negative values too).
-    """
-    if on_range not in ("raise", "reduce"):
-        raise ValueError(f"on_range must be 'raise' or 'reduce', got {on_range!r}")
+
+def as_integer_array(a, name: str = "a") -> np.ndarray:
+    """`a` as a non-empty ndarray of at least one dimension holding integers: an
+    int/uint dtype, or objects that are all ints (never a copy of an ndarray input)."""
     if isinstance(a, np.ndarray):
         arr = a
     else:
@@ -128,7 +145,7 @@ def as_lane_array(a, p: int, dt: np.dtype, name: str = "a", on_range: str = "rai
                 # numpy turns Python ints that fit no single integer dtype (say
                 # [-1, 2**64 - 2]) into floats; keep them exact as objects instead.
                 as_objects = np.asarray(a, dtype=object)
-                if all(isinstance(v, (int, np.integer)) for v in as_objects.flat):
+                if all(is_integer(v) for v in as_objects.flat):
                     arr = as_objects
         except (OverflowError, ValueError) as exc:
             raise ValueError(f"{name} could not be converted to an integer array: {exc}") from None
@@ -138,10 +155,26 @@ def as_lane_array(a, p: int, dt: np.dtype, name: str = "a", on_range: str = "rai
         raise ValueError(f"{name} is empty")
     if arr.ndim == 0:
         raise ValueError(f"{name} must have at least one dimension")
+    if arr.dtype.kind == "O" and not all(is_integer(v) for v in arr.flat):
+        raise TypeError(f"{name} must hold integers, got non-integer objects")
+    return arr
+
+
+def as_lane_array(a, p: int, dt: np.dtype, name: str = "a", on_range: str = "raise") -> np.ndarray:
+    """Validate `a` and return it as an array of lane dtype `dt` (the input is never modified).
+
+    on_range: "raise" -> ValueError when a value is outside [0, p);
+              "reduce" -> values are reduced modulo p (negative values too).
+    """
+    if on_range not in ("raise", "reduce"):
+        raise ValueError(f"on_range must be 'raise' or 'reduce', got {on_range!r}")
+    return integers_to_lanes(as_integer_array(a, name), p, dt, name, on_range)
+
+
+def integers_to_lanes(arr: np.ndarray, p: int, dt: np.dtype, name: str,
+                      on_range: str) -> np.ndarray:
+    """as_lane_array for an array that as_integer_array already accepted."""
     if arr.dtype.kind == "O":
-        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-                   for v in arr.flat):
-            raise TypeError(f"{name} must hold integers, got non-integer objects")
         if on_range == "reduce":
             return np.array([int(v) % p for v in arr.flat], dtype=dt).reshape(arr.shape)
         _check_range_objects(arr, p, name)
@@ -169,13 +202,12 @@ def _check_range_objects(arr, p, name):
 
 
 def _reduce_signed(arr, p, dt):
-    r = np.remainder(arr.astype(np.int64), np.int64(p)) if p < 1 << 63 else None
-    if r is None:  # p >= 2**63: int64 values are > -p, one addition of p fixes negatives
-        a64 = arr.astype(np.int64)
-        r = a64.astype(np.uint64)
-        neg = a64 < 0
-        r[neg] = r[neg] + np.uint64(p)  # wraps modulo 2**64 to the right residue
-        return r.astype(dt)
+    a64 = arr.astype(np.int64)
+    if p < 1 << 63:
+        return np.remainder(a64, np.int64(p)).astype(dt)
+    # p >= 2**63: every int64 lies in (-p, p); adding p (mod 2**64) fixes the negatives
+    r = a64.astype(np.uint64)
+    r[a64 < 0] += np.uint64(p)
     return r.astype(dt)
 
 

@@ -165,7 +165,7 @@ class NTTPlan:
     def _transform(self, a, axis, out, workers, reduction, bit_reversed, is_forward):
         family = self._family(reduction)
         src = _checks.as_lane_array(a, self.p, self.dtype)
-        axis = _check_axis(axis, src.ndim)
+        axis = _checks.normalize_axis(axis, src.ndim)
         if src.shape[axis] != self.n:
             raise ValueError(f"length along axis {axis} is {src.shape[axis]}, plan expects n = {self.n}")
         if out is not None:
@@ -188,13 +188,6 @@ class NTTPlan:
         if not direct:
             out[...] = result
         return out
-
-
-def _check_axis(axis, ndim):
-    axis = _checks.as_int(axis, "axis")
-    if not -ndim <= axis < ndim:
-        raise ValueError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
-    return axis % ndim
 
 
 @lru_cache(maxsize=64)

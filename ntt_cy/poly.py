@@ -28,7 +28,6 @@ from ntt_cy.primes import is_prime, two_adicity
 
 __all__ = ["polymul", "convolve"]
 
-KINDS = ("linear", "cyclic", "negacyclic")
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
 
 
@@ -72,8 +71,7 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     m = _checks.as_int(modulus, "modulus")
     if m < 1:
         raise ValueError(f"modulus must be >= 1, got {m}")
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    _checks.check_poly_kind(kind)
     threads = resolve_workers(workers)
     A = _as_residues(a, m, "a")
     B = A if b is a else _as_residues(b, m, "b")
@@ -110,42 +108,12 @@ def output_dtype(m: int) -> np.dtype:
 def _as_residues(x, m, name):
     """x mod m: uint32 for m <= 2**32, uint64 below 2**64, else an object array of
     Python ints."""
-    arr = _as_array(x, name)
-    if arr.size == 0:
-        raise ValueError(f"{name} is empty")
+    arr = _checks.as_integer_array(x, name)
     if m < 1 << 64:
-        return _checks.as_lane_array(arr, m, output_dtype(m), name, on_range="reduce")
-    if arr.dtype == np.bool_ or arr.dtype.kind not in "iuO":
-        raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
-    if arr.ndim == 0:
-        raise ValueError(f"{name} must have at least one dimension")
-    if arr.dtype == OBJ and not all(_is_int(v) for v in arr.flat):
-        raise TypeError(f"{name} must hold integers, got non-integer objects")
+        return _checks.integers_to_lanes(arr, m, output_dtype(m), name, "reduce")
     out = np.empty(arr.shape, dtype=object)
     out.flat[:] = [int(v) % m for v in arr.flat]
     return out
-
-
-def _is_int(v):
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-
-
-def _as_array(x, name):
-    """An ndarray view of x.  Python ints that no fixed-width dtype holds (numpy
-    would turn e.g. [-1, 2**64 - 2] into float64) become an object array."""
-    if isinstance(x, np.ndarray):
-        return x
-    if hasattr(x, "__cuda_array_interface__"):
-        raise TypeError(f"{name} is a device array: copy it to the host first")
-    try:
-        arr = np.asarray(x)
-    except (OverflowError, ValueError) as exc:
-        raise ValueError(f"{name} could not be converted to an integer array: {exc}") from None
-    if arr.dtype.kind == "f" and arr.size:
-        obj = np.asarray(x, dtype=object)
-        if obj.shape == arr.shape and all(_is_int(v) for v in obj.flat):
-            return obj
-    return arr
 
 
 def _rows(x, batch):

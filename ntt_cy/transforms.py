@@ -9,25 +9,11 @@ __all__ = ["ntt", "intt"]
 BACKENDS = ("cpu", "cuda")
 
 
-def _length(a, axis):
-    shape = getattr(a, "shape", None)
-    if shape is None:
-        import numpy as np
-
-        shape = np.shape(a)
-    if len(shape) == 0:
-        raise ValueError("a must have at least one dimension")
-    axis = _checks.as_int(axis, "axis")
-    if not -len(shape) <= axis < len(shape):
-        raise ValueError(f"axis {axis} is out of bounds for an array of dimension {len(shape)}")
-    return shape[axis]
-
-
 def _plan_for(a, p, axis, kind, dtype, root):
-    n = _length(a, axis)
-    if n == 0:
-        raise ValueError("a is empty")
-    return get_plan(n, p, dtype=dtype, kind=kind, root=root)
+    """(a as a validated integer ndarray, its cached plan): converted once, here."""
+    a = _checks.as_integer_array(a)
+    n = a.shape[_checks.normalize_axis(axis, a.ndim)]
+    return a, get_plan(n, p, dtype=dtype, kind=kind, root=root)
 
 
 def _check_backend(backend):
@@ -49,7 +35,7 @@ def ntt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto
         from ntt_cy import cuda
 
         return cuda.ntt(a, p, axis=axis, out=out, kind=kind, reduction=reduction)
-    plan = _plan_for(a, p, axis, kind, dtype, root)
+    a, plan = _plan_for(a, p, axis, kind, dtype, root)
     return plan.forward(a, axis=axis, out=out, workers=workers, reduction=reduction)
 
 
@@ -60,5 +46,5 @@ def intt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="aut
         from ntt_cy import cuda
 
         return cuda.intt(a, p, axis=axis, out=out, kind=kind, reduction=reduction)
-    plan = _plan_for(a, p, axis, kind, dtype, root)
+    a, plan = _plan_for(a, p, axis, kind, dtype, root)
     return plan.inverse(a, axis=axis, out=out, workers=workers, reduction=reduction)

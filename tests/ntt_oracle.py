@@ -1,4 +1,5 @@
-"""Independent O(n^2) oracles on Python ints (no ntt_cy kernel code involved)."""
+"""Independent oracles on Python ints (no ntt_cy kernel code): the O(n^2) DFT, an
+O(n log n) object-array NTT of a different structure, and schoolbook products."""
 import numpy as np
 
 from ntt_cy.primes import root_of_unity, ntt_primes
@@ -35,10 +36,52 @@ def dft(a, p, kind="cyclic"):
 
 
 def cyclic_convolution(a, b, p):
-    n = len(a)
-    out = [0] * n
+    return polymul(a, b, p, "cyclic")
+
+
+def _roots(n: int, p: int, kind: str) -> tuple:
+    if kind == "negacyclic":
+        psi = root_of_unity(2 * n, p)
+        return psi * psi % p, psi
+    return root_of_unity(n, p), 1
+
+
+def bit_reverse_permutation(n: int) -> np.ndarray:
+    bits = n.bit_length() - 1
+    return np.array([int(f"{j:0{bits}b}"[::-1], 2) if bits else 0 for j in range(n)], dtype=np.int64)
+
+
+def ntt_fast(a: np.ndarray, p: int, kind: str = "cyclic") -> np.ndarray:
+    """Forward transform of every row (last axis) by iterative decimation in time on object
+    arrays of Python ints; same definition as dft, O(n log n)."""
+    a = np.asarray(a)
+    n = a.shape[-1]
+    w, psi = _roots(n, p, kind)
+    x = np.array(a, dtype=object) % p
+    if kind == "negacyclic":
+        x = x * np.array([pow(psi, i, p) for i in range(n)], dtype=object) % p
+    x = x[..., bit_reverse_permutation(n)]
+    length = 2
+    while length <= n:
+        wl = pow(w, n // length, p)
+        tw = np.array([pow(wl, j, p) for j in range(length // 2)], dtype=object)
+        x = x.reshape(x.shape[:-1] + (n // length, length))
+        lo, hi = x[..., : length // 2], x[..., length // 2:] * tw % p
+        x = np.concatenate([(lo + hi) % p, (lo - hi) % p], axis=-1).reshape(x.shape[:-2] + (n,))
+        length *= 2
+    return x
+
+
+def polymul(a, b, m: int, kind: str = "linear") -> list:
+    """Schoolbook product of coefficient lists modulo m; cyclic / negacyclic fold to len(a)."""
+    a, b = [int(x) for x in a], [int(x) for x in b]
+    c = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:
             for j, y in enumerate(b):
-                out[(i + j) % n] += int(x) * int(y)
-    return [v % p for v in out]
+                c[i + j] += x * y
+    if kind != "linear":
+        n = len(a)
+        sign = 1 if kind == "cyclic" else -1
+        c = [c[i] + (sign * c[i + n] if i + n < len(c) else 0) for i in range(n)]
+    return [x % m for x in c]

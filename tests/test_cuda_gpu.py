@@ -18,7 +18,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import ntt_cy.cuda as nc  # noqa: E402
-from ntt_cy.cuda import _driver, reference  # noqa: E402
+from ntt_cy.cuda import _driver  # noqa: E402
+import ntt_oracle as reference  # noqa: E402
 from ntt_cy.primes import ntt_primes  # noqa: E402
 
 GOLDILOCKS = (1 << 64) - (1 << 32) + 1

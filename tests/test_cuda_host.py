@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from ntt_cy.cuda import build, reference  # noqa: E402
+from ntt_cy.cuda import build  # noqa: E402
+import ntt_oracle as reference  # noqa: E402
 from ntt_cy.cuda import _validate  # noqa: E402
 from ntt_cy.cuda.abi import CRT_ARGS, NTT_ARGS, kernel_names  # noqa: E402
 from ntt_cy.cuda.engine import RangeFlag, TransformEngine  # noqa: E402

@@ -22,7 +22,8 @@ import contextlib
 import threading
 from collections import OrderedDict
 
-from ._arrays import device_view, is_device_array, normalize_axis
+from .._checks import normalize_axis
+from ._arrays import device_view, is_device_array
 from ._driver import CudaUnavailableError, activated, is_available
 from ._validate import (
     as_lane_array,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["DeviceView", "is_device_array", "device_view", "new_gpuarray", "normalize_axis"]
+__all__ = ["DeviceView", "is_device_array", "device_view", "new_gpuarray"]
 
 
 @dataclass(frozen=True)
@@ -55,13 +55,6 @@ def device_view(obj, name: str = "a") -> DeviceView:
             raise ValueError(f"{name} must be a C-contiguous device array")
     ptr, readonly = cai["data"]
     return DeviceView(int(ptr), shape, dtype, bool(readonly), cai.get("stream"))
-
-
-def normalize_axis(axis, ndim: int) -> int:
-    axis = int(axis)
-    if not -ndim <= axis < ndim:
-        raise ValueError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
-    return axis % ndim
 
 
 def new_gpuarray(backend, shape, dtype):

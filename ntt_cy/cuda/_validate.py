@@ -18,7 +18,8 @@ __all__ = [
     "as_lane_array",
 ]
 
-POLY_KINDS = ("linear", "cyclic", "negacyclic")
+POLY_KINDS = _checks.POLY_KINDS
+check_poly_kind = _checks.check_poly_kind
 
 as_int = _checks.as_int
 check_prime = _checks.check_prime_modulus
@@ -40,12 +41,6 @@ def resolve_reduction(reduction, p: int, dtype: np.dtype) -> str:
     if reduction == "auto":
         return "montgomery" if p & 1 else "barrett"
     return _checks.check_reduction(reduction, p, np.dtype(dtype))
-
-
-def check_poly_kind(kind) -> str:
-    if kind not in POLY_KINDS:
-        raise ValueError(f"kind must be one of {POLY_KINDS}, got {kind!r}")
-    return kind
 
 
 def check_integer_dtype(dtype, name: str = "a") -> np.dtype:

@@ -16,6 +16,13 @@ NTT_HD Mod64 crt_prime(const CrtArgs& a, u32 j)
     return make_mod64(a.prime[j], a.prime_dinv[j], (u32)a.prime_norm[j]);
 }
 
+// One past the last element of this block's share [block * per_block, ...) of count.
+NTT_HD u64 block_end(const CrtArgs& args, u64 block)
+{
+    const u64 first = block * args.per_block;
+    return args.count - first < args.per_block ? args.count : first + args.per_block;
+}
+
 // Input rows (length len_in, any values) -> zero-padded rows of the values reduced modulo m
 // and then modulo every prime.
 template <class Win, class Wres>
@@ -24,10 +31,7 @@ struct CrtLoad {
     u64 first, last;
 
     NTT_HD CrtLoad(const CrtArgs& args, u64 block)
-        : a(args),
-          first(block * args.per_block),
-          last(args.count - block * args.per_block < args.per_block ? args.count
-                                                                    : block * args.per_block + args.per_block)
+        : a(args), first(block * args.per_block), last(block_end(args, block))
     {
     }
 
@@ -54,10 +58,7 @@ struct CrtGarner {
     u64 first, last;
 
     NTT_HD CrtGarner(const CrtArgs& args, u64 block)
-        : a(args),
-          first(block * args.per_block),
-          last(args.count - block * args.per_block < args.per_block ? args.count
-                                                                    : block * args.per_block + args.per_block)
+        : a(args), first(block * args.per_block), last(block_end(args, block))
     {
     }
 

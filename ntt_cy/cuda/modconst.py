@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
+from ..plan import modulus_constants
+
 __all__ = ["barrett_mu", "mod64_constants", "LaneModulus"]
 
 
@@ -14,7 +18,7 @@ def barrett_mu(p: int) -> int:
     """mu = floor(2**64 / p) for Mod32 (2 <= p < 2**32)."""
     if not 2 <= p < 1 << 32:
         raise ValueError(f"Mod32 needs 2 <= p < 2**32, got {p}")
-    return (1 << 64) // p
+    return modulus_constants(p, np.dtype(np.uint32))["barrett_mu"]
 
 
 def mod64_constants(p: int) -> tuple:
@@ -22,9 +26,8 @@ def mod64_constants(p: int) -> tuple:
     dinv = floor((2**128 - 1) / (p << norm)) - 2**64 (Moller-Granlund)."""
     if not 1 <= p < 1 << 64:
         raise ValueError(f"Mod64 needs 1 <= p < 2**64, got {p}")
-    norm = 64 - p.bit_length()
-    d = p << norm
-    return norm, ((1 << 128) - 1) // d - (1 << 64)
+    c = modulus_constants(p, np.dtype(np.uint64))   # the CPU kernels' barrett_mul64 constants
+    return c["barrett_shift"], c["barrett_v"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class LaneModulus:
     @property
     def pinv(self) -> int:
         """p**-1 mod 2**bits (Montgomery; 0 for even p, where Montgomery is not used)."""
-        return pow(self.p, -1, 1 << self.bits) if self.p & 1 else 0
+        return modulus_constants(self.p, np.dtype(f"uint{self.bits}"))["mont_pinv"]
 
     @property
     def mu(self) -> int:

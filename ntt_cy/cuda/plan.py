@@ -9,7 +9,8 @@ import numpy as np
 
 from ..primes import root_of_unity
 from . import _driver
-from ._arrays import device_view, is_device_array, new_gpuarray, normalize_axis
+from .._checks import normalize_axis
+from ._arrays import device_view, is_device_array, new_gpuarray
 from ._validate import (
     as_lane_array,
     check_kind,
