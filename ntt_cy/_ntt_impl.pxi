@@ -75,6 +75,7 @@ cdef extern from "_simd_bitrev_avx512.h" nogil:
                           size_t m0, size_t m1)
 
 cdef extern from "_u128.h" nogil:
+    uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
     uint64_t ntt_mod128(uint64_t hi, uint64_t lo, uint64_t p)
     uint64_t ntt_div128(uint64_t hi, uint64_t lo, uint64_t p)
 
@@ -766,7 +767,7 @@ def powers(lane_t[::1] out, uint64_t base, uint64_t start, uint64_t p):
     with nogil:
         for i in range(out.shape[0]):
             out[i] = <lane_t>x
-            lo = _mul_wide(x, base, &hi)
+            lo = ntt_mul_wide(x, base, &hi)
             x = ntt_mod128(hi, lo, p)
 
 
@@ -813,9 +814,6 @@ def shoup_quotients(const lane_t[::1] w, lane_t[::1] out, uint64_t p):
             else:
                 out[i] = ntt_div128(w[i], 0, p)
 
-
-cdef extern from "_u128.h" nogil:
-    uint64_t _mul_wide "ntt_mul_wide"(uint64_t a, uint64_t b, uint64_t *hi)
 
 
 # ------------------------------------------------------- transform-domain product
