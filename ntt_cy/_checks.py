@@ -190,6 +190,8 @@ def integers_to_lanes(arr: np.ndarray, p: int, dt: np.dtype, name: str,
         if on_range == "reduce":
             return (arr.astype(np.uint64) % np.uint64(p)).astype(dt)
         raise ValueError(f"{name} has values outside [0, p) for p = {p}: maximum {high}")
+    if arr.dtype.kind == "i" and arr.dtype.itemsize == dt.itemsize:
+        return arr.view(dt)   # values in [0, p): the same bits, no copy
     return arr.astype(dt, copy=False)
 
 

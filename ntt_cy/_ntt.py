@@ -15,6 +15,8 @@ stage_twiddles = kernels.stage_twiddles
 to_montgomery = kernels.to_montgomery
 montgomery_bits = kernels.montgomery_bits
 shoup_quotients = kernels.shoup_quotients
+garner32_mod = kernels.garner32_mod
 
 __all__ = ["ACTIVE_ISA", "FAMILY_CODES", "TransformTables", "forward", "inverse",
-           "pointwise_mul", "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "shoup_quotients"]
+           "pointwise_mul", "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "shoup_quotients",
+           "garner32_mod"]

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ntt_cy import _crt, _garner32
+from ntt_cy import _crt, _garner32, _ntt
 from ntt_cy.plan import modulus_constants
 from ntt_cy.primes import is_prime, ntt_primes
 
@@ -42,6 +42,7 @@ LANE_BITS = {U32: 30, U64: 62}
 MIN_ADICITY = {U32: 20, U64: 32}
 
 MAX_PRIMES = 16  # _crt.garner_digits' limit
+GARNER32_MAX_PRIMES = 8  # the fused kernel's limit (_garner_impl.pxi)
 
 
 @lru_cache(maxsize=None)
@@ -202,6 +203,31 @@ class CRTBasis:
             _crt.digits_mod(digits, prime_mod_m, m, c["barrett_d"], c["barrett_v"],
                             c["barrett_shift"], out, threads)
         return out
+
+    def fused32(self, m: int) -> bool:
+        """Whether reduce_products32 serves modulus m (small primes, m < 2**32)."""
+        return (self.small and self.dtype == U32 and self.k <= GARNER32_MAX_PRIMES
+                and max(self.primes) < 2 * min(self.primes) and 2 <= m < 1 << 32)
+
+    def reduce_products32(self, products: np.ndarray, m: int, offset: int,
+                          out: np.ndarray, threads: int) -> np.ndarray:
+        """c mod m for every convolution coefficient c, straight from the transform
+        rows (fused32(m) only).  products (k, R, N) uint32: products[j] = c mod p_j;
+        out (R, L) uint32 or uint64, L <= N, gets the first L coefficients of each
+        row.  x = c + offset must lie in [0, p_0 ... p_{k-1}): the offset (see
+        poly._wrapped) lifts signed (negacyclic) coefficients into that range."""
+        weights, weights_q = self._shoup_weights(m)
+        offsets = np.array([offset % p for p in self.primes], dtype=np.uint64)
+        _ntt.garner32_mod(products, self.primes_array, self._inv, self._inv_q, offsets, m,
+                          weights, weights_q, offset % m, out, threads)
+        return out
+
+    @lru_cache(maxsize=32)
+    def _shoup_weights(self, m):
+        """W_j = p_0 ... p_{j-1} mod m and floor(W_j 2^32 / m) (m < 2^32)."""
+        weights = [math.prod(self.primes[:j]) % m for j in range(self.k)]
+        return (np.array(weights, dtype=np.uint64),
+                np.array([(w << 32) // m for w in weights], dtype=np.uint64))
 
     @lru_cache(maxsize=32)
     def _mod_constants(self, m):

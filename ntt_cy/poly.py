@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from ntt_cy import _checks, _ntt, _residues, _schoolbook
+from ntt_cy._scratch import scratch
 from ntt_cy._threads import effective_threads, resolve_workers
 from ntt_cy.crt import choose_basis, lane_costs, transform_costs
 from ntt_cy.plan import get_plan, modulus_constants
@@ -106,11 +107,13 @@ def output_dtype(m: int) -> np.dtype:
 # ---------------------------------------------------------------- inputs
 
 def _as_residues(x, m, name):
-    """x mod m: uint32 for m <= 2**32, uint64 below 2**64, else an object array of
-    Python ints."""
+    """x mod m: unsigned lanes for m < 2**64 (uint64 for 64-bit inputs, so that
+    values already in [0, m) are a view of x, not a copy; else uint32 when
+    m <= 2**32), else an object array of Python ints."""
     arr = _checks.as_integer_array(x, name)
     if m < 1 << 64:
-        return _checks.integers_to_lanes(arr, m, output_dtype(m), name, "reduce")
+        dt = U64 if m > 1 << 32 or arr.dtype.itemsize == 8 else U32
+        return _checks.integers_to_lanes(arr, m, dt, name, "reduce")
     out = np.empty(arr.shape, dtype=object)
     out.flat[:] = [int(v) % m for v in arr.flat]
     return out
@@ -283,18 +286,19 @@ def _sub_mod(x, y, m):
     return np.where(x < y, d + np.uint64(m), d)
 
 
-def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce):
+def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None):
     """Cyclic (negacyclic) convolution of the zero-padded rows mod the prime p, as a
-    (R, N) array of p's lane dtype; reduce=False when A2, B2 < p already."""
+    (R, N) array of p's lane dtype: `out` when given (e.g. a scratch buffer), else a
+    fresh array; reduce=False when A2, B2 < p already."""
     plan = _plan(N, p, None if dtype is None else np.dtype(dtype).name, kind)
     R = A2.shape[0]
     t = effective_threads(threads, R * N)
-    fa = _load(A2, plan, N, reduce, t)
+    fa = _load(A2, plan, N, reduce, t, out)
     _forward(plan, fa, t)
     if B2 is A2:
         fb = fa
     else:
-        fb = _load(B2, plan, N, reduce, t)
+        fb = _load(B2, plan, N, reduce, t, scratch("operand", (R, N), plan.dtype))
         _forward(plan, fb, t)
     if kind == "cyclic":
         # n^-1 folded into the pointwise product; the inverse then skips its scaling pass
@@ -306,9 +310,11 @@ def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce):
     return fa
 
 
-def _load(X2, plan, N, reduce, threads):
+def _load(X2, plan, N, reduce, threads, dst=None):
+    """X2 (mod p when reduce) zero-padded to N columns, into dst (R, N) or a fresh array."""
     c = plan._modulus
-    dst = np.empty((X2.shape[0], N), dtype=plan.dtype)
+    if dst is None:
+        dst = np.empty((X2.shape[0], N), plan.dtype)
     _residues.reduce_pad(X2, dst, plan.p, c["barrett_d"], c["barrett_v"], c["barrett_shift"],
                          reduce, threads)
     return dst
@@ -324,15 +330,25 @@ def _forward(plan, x, threads):
 
 def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0):
     """Exact convolution (first L coefficients of each row) via the primes of
-    `basis`, reduced mod m < 2**64: a flat uint64 array of R * L values.  `offset`
-    is added to every coefficient before reconstruction and removed after."""
+    `basis`, reduced mod m < 2**64: an (R, L) array (uint32 when the fused
+    reconstruction serves m, else uint64).  `offset` is added to every
+    coefficient before reconstruction and removed after."""
+    R = A2.shape[0]
+    if basis.fused32(m):
+        # every prime's product stays in its uint32 row; one pass rebuilds x mod m
+        products = scratch("crt", (basis.k, R, N), basis.dtype)
+        t = effective_threads(threads, R * N)
+        for j, p in enumerate(basis.primes):
+            _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=m > p, out=products[j])
+        out = np.empty((R, L), dtype=output_dtype(m))
+        return basis.reduce_products32(products, m, offset, out, effective_threads(threads, R * L))
     residues = crt_residues(A2, B2, basis, N, kind, L, threads, bound=m, offset=offset)
     t = effective_threads(threads, residues.size)
     digits = basis.digits(residues, t, out=residues)
     out = basis.reduce(digits, m, t)
     if offset:
         out = _sub_mod(out, np.uint64(offset % m), m)
-    return out
+    return out.reshape(R, L)
 
 
 def crt_residues(A2, B2, basis, N, kind, L, threads, bound=None, offset=0):
@@ -341,15 +357,16 @@ def crt_residues(A2, B2, basis, N, kind, L, threads, bound=None, offset=0):
     (None: any), or object rows (Python ints); reduced per prime as needed."""
     R = A2.shape[0]
     residues = np.empty((basis.k, R * L), dtype=U64)
+    work = scratch("product", (R, N), basis.dtype)
 
     def one_prime(j, p, t):
         if A2.dtype == OBJ:
             ra = (A2 % p).astype(U64)
             rb = ra if B2 is A2 else (B2 % p).astype(U64)
-            res = _prime_product(ra, rb, p, basis.dtype, N, kind, t, reduce=False)
+            res = _prime_product(ra, rb, p, basis.dtype, N, kind, t, reduce=False, out=work)
         else:
             reduce = bound is None or bound > p
-            res = _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=reduce)
+            res = _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=reduce, out=work)
         row = residues[j].reshape(R, L)
         row[...] = res[:, :L]
         if offset:
