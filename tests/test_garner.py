@@ -1,0 +1,72 @@
+"""The fused CRT reconstruction kernel (_garner_impl.pxi) in every build this CPU
+runs, against Python-int CRT: ranges at their bounds, block edges, offsets."""
+import math
+
+import numpy as np
+import pytest
+
+from ntt_cy import crt
+from ntt_cy._isa import load, supported_isas
+
+POOL = crt.prime_pool(np.uint32, 20)
+
+
+def python_crt(residues, primes, offset, m):
+    """(x - offset) mod m with x = CRT of (r_j + offset) mod p_j over the primes."""
+    P = math.prod(primes)
+    x = 0
+    for r, p in zip(residues, primes):
+        Q = P // p
+        x += (int(r) + offset) % p * Q * pow(Q, -1, p)
+    return (x % P - offset) % m
+
+
+def run(isa, products, basis, m, offset, out_dtype):
+    k, R, N = products.shape
+    L = N - 3 if N > 3 else N
+    out = np.empty((R, L), dtype=out_dtype)
+    weights, weights_q = basis._shoup_weights(m)
+    offsets = np.array([offset % p for p in basis.primes], dtype=np.uint64)
+    load(isa).garner32_mod(products, basis.primes_array, basis._inv, basis._inv_q, offsets,
+                           m, weights, weights_q, offset % m, out, 1)
+    return out
+
+
+@pytest.mark.parametrize("isa", supported_isas())
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 8])
+@pytest.mark.parametrize("m", [2, 3, 10**9 + 7, 2**31 - 1, 2**32 - 5, 2**32 - 1])
+def test_matches_python_crt(isa, k, m):
+    basis = crt.crt_basis(POOL[:k], np.uint32)
+    rng = np.random.default_rng(k * 1000 + m % 997)
+    N = 1029   # two blocks of 512 plus a tail that is no multiple of 8
+    products = np.stack([rng.integers(0, p, (2, N), dtype=np.uint64).astype(np.uint32)
+                         for p in basis.primes])
+    products[:, 0, :40] = np.array(basis.primes, dtype=np.uint32)[:, None] - 1   # all p_j - 1
+    products[:, 1, :40] = 0
+    offset = int(rng.integers(0, 2**62)) % basis.product if k > 2 else 0
+    for out_dtype in (np.uint32, np.uint64):
+        out = run(isa, products, basis, m, offset, out_dtype)
+        for r in range(2):
+            expected = [python_crt(products[:, r, i], basis.primes, offset, m)
+                        for i in range(out.shape[1])]
+            assert [int(v) for v in out[r]] == expected
+
+
+@pytest.mark.parametrize("isa", supported_isas())
+def test_rejects_what_it_cannot_do(isa):
+    kernels = load(isa)
+    basis = crt.crt_basis(POOL[:3], np.uint32)
+    products = np.zeros((3, 1, 8), dtype=np.uint32)
+    out = np.empty((1, 8), dtype=np.uint32)
+    w, wq = basis._shoup_weights(7)
+    args = (basis.primes_array, basis._inv, basis._inv_q, np.zeros(3, np.uint64))
+    with pytest.raises(ValueError, match="m < 2\\^32"):
+        kernels.garner32_mod(products, *args, 2**32, w, wq, 0, out, 1)
+    with pytest.raises(ValueError, match="shapes"):
+        kernels.garner32_mod(products, *args, 7, w, wq, 0, np.empty((1, 9), np.uint32), 1)
+    small = crt.crt_basis((POOL[0], 7340033, POOL[1]), np.uint32)   # 7340033 < p/2
+    sw, swq = small._shoup_weights(7)
+    with pytest.raises(ValueError, match="twice the smallest"):
+        kernels.garner32_mod(products, small.primes_array, small._inv, small._inv_q,
+                             np.zeros(3, np.uint64), 7, sw, swq, 0, out, 1)
+    assert not small.fused32(7) and basis.fused32(7) and not basis.fused32(2**32)
