@@ -172,8 +172,10 @@ def as_lane_array(a, p: int, dt: np.dtype, name: str = "a", on_range: str = "rai
 
 
 def integers_to_lanes(arr: np.ndarray, p: int, dt: np.dtype, name: str,
-                      on_range: str) -> np.ndarray:
-    """as_lane_array for an array that as_integer_array already accepted."""
+                      on_range: str, into: np.ndarray | None = None) -> np.ndarray:
+    """as_lane_array for an array that as_integer_array already accepted.  `into`
+    (shape arr.shape, dtype dt): where in-range values that need a dtype
+    conversion are written, instead of a new array."""
     if arr.dtype.kind == "O":
         if on_range == "reduce":
             return np.array([int(v) % p for v in arr.flat], dtype=dt).reshape(arr.shape)
@@ -192,6 +194,9 @@ def integers_to_lanes(arr: np.ndarray, p: int, dt: np.dtype, name: str,
         raise ValueError(f"{name} has values outside [0, p) for p = {p}: maximum {high}")
     if arr.dtype.kind == "i" and arr.dtype.itemsize == dt.itemsize:
         return arr.view(dt)   # values in [0, p): the same bits, no copy
+    if into is not None and arr.dtype != dt:
+        np.copyto(into, arr, casting="unsafe")   # values in [0, p) fit dt
+        return into
     return arr.astype(dt, copy=False)
 
 

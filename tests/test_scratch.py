@@ -84,3 +84,23 @@ def test_concurrent_products_from_python_threads():
     for t in threads:
         t.join()
     assert results == expected
+
+
+def test_transform_inputs_converted_through_scratch():
+    # int64 / uint64 inputs of a uint32 plan are converted in a scratch buffer; the
+    # result must match the lane-typed input, on any axis, and outlive the next call
+    import ntt_cy
+
+    p = 998244353
+    rng = np.random.default_rng(8)
+    for shape, axis in (((4096,), -1), ((3, 1024), -1), ((1024, 3), 0)):
+        lanes = rng.integers(0, p, shape, dtype=np.uint64).astype(np.uint32)
+        expected = ntt_cy.ntt(lanes, p, axis=axis)
+        for dt in (np.int64, np.uint64, np.int32):
+            first = ntt_cy.ntt(lanes.astype(dt), p, axis=axis)
+            kept = first.copy()
+            ntt_cy.ntt(lanes[..., ::-1].astype(dt), p, axis=axis)
+            assert np.array_equal(first, expected) and np.array_equal(first, kept)
+            assert np.array_equal(ntt_cy.intt(first.astype(dt), p, axis=axis), lanes)
+    big = rng.integers(0, p, _scratch.LIMIT_BYTES // 4 * 2)   # above the limit: fresh buffer
+    assert np.array_equal(ntt_cy.intt(ntt_cy.ntt(big, p), p), big.astype(np.uint32))
