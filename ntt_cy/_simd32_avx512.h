@@ -195,8 +195,12 @@ static inline void ntt_v32_apply(int forward, __m512i *lo, __m512i *hi,
 }
 
 /* The four last DIF stages (h = 8, 4, 2, 1) or first DIT stages (h = 1, 2, 4, 8)
- * over a[0:size], 32 elements at a time, in registers.  Returns 1 when done,
- * 0 when it cannot (size not a multiple of 32, or no AVX-512 in this build). */
+ * over a[0:size], 32 elements at a time, in registers.  Between two stages the
+ * data go straight from one stage's (x, y) lane order to the next one's with one
+ * permutation per register (the composition of `back` and the next gather, built
+ * once per call), and two segments are interleaved for instruction-level
+ * parallelism.  Returns 1 when done, 0 when it cannot (size not a multiple of 32,
+ * or no AVX-512 in this build). */
 static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                                           const uint32_t *tw, const uint32_t *twq,
                                           uint32_t p, uint32_t pinv, int family) {
@@ -205,12 +209,47 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, family);
     int lazy = family == NTT_SIMD_LAZY;
     ntt_v32_small_stage st[4];
-    for (int k = 0; k < 4; k++) /* forward order: h = 8, 4, 2, 1 */
-        st[k] = ntt_v32_stage(k, tw, twq, lazy);
-    for (size_t i = 0; i < size; i += 32) {
+    __m512i next_x[4], next_y[4];
+    for (int k = 0; k < 4; k++) /* in execution order: h = 8, 4, 2, 1 forward, reversed inverse */
+        st[k] = ntt_v32_stage(forward ? k : 3 - k, tw, twq, lazy);
+    for (int k = 1; k < 4; k++) {
+        next_x[k] = _mm512_permutex2var_epi32(st[k - 1].back_lo, st[k].gx, st[k - 1].back_hi);
+        next_y[k] = _mm512_permutex2var_epi32(st[k - 1].back_lo, st[k].gy, st[k - 1].back_hi);
+    }
+    size_t i = 0;
+    for (; i + 64 <= size; i += 64) {
+        __m512i lo0 = _mm512_loadu_si512(a + i), hi0 = _mm512_loadu_si512(a + i + 16);
+        __m512i lo1 = _mm512_loadu_si512(a + i + 32), hi1 = _mm512_loadu_si512(a + i + 48);
+        __m512i x0 = _mm512_permutex2var_epi32(lo0, st[0].gx, hi0);
+        __m512i y0 = _mm512_permutex2var_epi32(lo0, st[0].gy, hi0);
+        __m512i x1 = _mm512_permutex2var_epi32(lo1, st[0].gx, hi1);
+        __m512i y1 = _mm512_permutex2var_epi32(lo1, st[0].gy, hi1);
+        for (int k = 0; k < 4; k++) {
+            if (k > 0) {
+                __m512i t0 = _mm512_permutex2var_epi32(x0, next_x[k], y0);
+                __m512i t1 = _mm512_permutex2var_epi32(x1, next_x[k], y1);
+                y0 = _mm512_permutex2var_epi32(x0, next_y[k], y0);
+                y1 = _mm512_permutex2var_epi32(x1, next_y[k], y1);
+                x0 = t0;
+                x1 = t1;
+            }
+            if (forward) {
+                ntt_v32_dif(&x0, &y0, st[k].w, st[k].wq, &m);
+                ntt_v32_dif(&x1, &y1, st[k].w, st[k].wq, &m);
+            } else {
+                ntt_v32_dit(&x0, &y0, st[k].w, st[k].wq, &m);
+                ntt_v32_dit(&x1, &y1, st[k].w, st[k].wq, &m);
+            }
+        }
+        _mm512_storeu_si512(a + i, _mm512_permutex2var_epi32(x0, st[3].back_lo, y0));
+        _mm512_storeu_si512(a + i + 16, _mm512_permutex2var_epi32(x0, st[3].back_hi, y0));
+        _mm512_storeu_si512(a + i + 32, _mm512_permutex2var_epi32(x1, st[3].back_lo, y1));
+        _mm512_storeu_si512(a + i + 48, _mm512_permutex2var_epi32(x1, st[3].back_hi, y1));
+    }
+    if (i < size) {   /* one 32-element segment left */
         __m512i lo = _mm512_loadu_si512(a + i), hi = _mm512_loadu_si512(a + i + 16);
         for (int k = 0; k < 4; k++)
-            ntt_v32_apply(forward, &lo, &hi, &st[forward ? k : 3 - k], &m);
+            ntt_v32_apply(forward, &lo, &hi, &st[k], &m);
         _mm512_storeu_si512(a + i, lo);
         _mm512_storeu_si512(a + i + 16, hi);
     }
