@@ -640,7 +640,8 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
 # threads split every pass, with a barrier wherever a pass reads another's output.
 
 cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
-                       const Tables* t, bint natural, int part, int parts) noexcept nogil:
+                       const Tables* t, bint natural, bint reduced, int part,
+                       int parts) noexcept nogil:
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
     if natural and src != dst:
         # Natural order out: permute while copying (then twist, for negacyclic), then
@@ -661,9 +662,10 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
     if parts > 1:
         ntt_cy_barrier()
     dif_schedule(dst, n, c, part, parts, t)
-    if parts > 1:
-        ntt_cy_barrier()
-    finish_forward(dst, lo, hi, t)
+    if reduced:   # else LAZY leaves [0, 2p), see forward()
+        if parts > 1:
+            ntt_cy_barrier()
+        finish_forward(dst, lo, hi, t)
 
 
 cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
@@ -686,13 +688,13 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
 
 
 cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
-                      int threads, bint natural) noexcept nogil:
+                      int threads, bint natural, bint reduced) noexcept nogil:
     cdef Py_ssize_t c = chunk_size(n, threads)
     if threads == 1:
-        forward_part(src, dst, n, c, t, natural, 0, 1)
+        forward_part(src, dst, n, c, t, natural, reduced, 0, 1)
     else:
         with parallel(num_threads=threads):
-            forward_part(src, dst, n, c, t, natural, threadid(), threads)
+            forward_part(src, dst, n, c, t, natural, reduced, threadid(), threads)
     if natural and src == dst:
         bit_reverse(dst, n, t.bitrev)
 
@@ -751,9 +753,15 @@ cdef void* _pointer(dict arrays, str key) except? NULL:
 
 
 def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
-            int threads, bint natural):
-    """Forward NTT of every row of src into dst (dst may be src).  # IN/OUT"""
-    _run(src, dst, tables, threads, natural, True, True)
+            int threads, bint natural, bint reduced=True):
+    """Forward NTT of every row of src into dst (dst may be src).  # IN/OUT
+
+    reduced=False (bit-reversed output only) skips the LAZY family's final fold:
+    values stay in [0, 2p), which pointwise_mul accepts on uint32 lanes (a*b < 4p^2
+    < p*2^32 keeps its Montgomery products exact); other families give [0, p) anyway."""
+    if not reduced and natural:
+        raise ValueError("reduced=False needs bit-reversed output")
+    _run(src, dst, tables, threads, natural, True, reduced)
 
 
 def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
@@ -766,7 +774,8 @@ def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables
 
 
 cdef void _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
-               int threads, bint natural, bint is_forward, bint scaled) except *:
+               int threads, bint natural, bint is_forward, bint finish) except *:
+    # finish: forward -> fold to [0, p) (`reduced`); inverse -> scale by n^-1 (`scaled`)
     cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r
     cdef const Tables* t = &tables.c
     if n != tables.n or dst.shape[0] != rows or dst.shape[1] != n:
@@ -779,15 +788,15 @@ cdef void _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tab
         if threads > 1 and rows >= threads:
             for r in prange(rows, num_threads=threads, schedule="static"):
                 if is_forward:
-                    forward_row(s + r * n, d + r * n, n, t, 1, natural)
+                    forward_row(s + r * n, d + r * n, n, t, 1, natural, finish)
                 else:
-                    inverse_row(s + r * n, d + r * n, n, t, 1, natural, scaled)
+                    inverse_row(s + r * n, d + r * n, n, t, 1, natural, finish)
         else:
             for r in range(rows):
                 if is_forward:
-                    forward_row(s + r * n, d + r * n, n, t, threads, natural)
+                    forward_row(s + r * n, d + r * n, n, t, threads, natural, finish)
                 else:
-                    inverse_row(s + r * n, d + r * n, n, t, threads, natural, scaled)
+                    inverse_row(s + r * n, d + r * n, n, t, threads, natural, finish)
 
 
 # ------------------------------------------------------- table construction
@@ -856,7 +865,9 @@ def pointwise_mul(const lane_t[:, ::1] a, const lane_t[:, ::1] b, lane_t[:, ::1]
                   dict modulus, uint64_t factor, int threads):
     """out = a * b * factor mod p element-wise (out may alias a or b).
 
-    a, b in [0, p); factor in [0, p); result in [0, p).  Odd p: two Montgomery
+    a, b in [0, p) (on uint32 lanes with 4p < 2^32 also [0, 2p): the LAZY forward
+    with reduced=False; Montgomery needs only a*b < p*2^32); factor in [0, p);
+    result in [0, p).  Odd p: two Montgomery
     products with the constant factor * R^2 mod p (vectorised where the build has
     AVX-512 / IFMA); p = 2: Barrett.  Works for any plan's modulus and family.
     """

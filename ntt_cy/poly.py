@@ -325,7 +325,8 @@ def _load(X2, plan, N, reduce, threads, dst=None):
 # bit-reversed order between forward and inverse; this skips plan.forward's
 # validation passes (~10 us a call, most of a small product's time).
 def _forward(plan, x, threads):
-    _ntt.forward(x, x, plan.tables(plan.reduction), threads, False)
+    # uint32 lanes: the LAZY family's [0, 2p) outputs go to pointwise_mul as they are
+    _ntt.forward(x, x, plan.tables(plan.reduction), threads, False, plan.dtype != U32)
 
 
 def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0):

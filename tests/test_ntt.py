@@ -3,7 +3,10 @@ import numpy as np
 import pytest
 
 import ntt_cy
+from ntt_cy import _ntt
 from ntt_cy._checks import check_reduction
+from ntt_cy._isa import load, supported_isas
+from ntt_cy.plan import get_plan
 from ntt_oracle import LARGEST_PRIMES, REFERENCE_PRIMES, cyclic_convolution, dft
 
 FAMILIES = ["montgomery", "barrett", "lazy"]
@@ -225,3 +228,35 @@ def test_read_only_input_is_transformed(dt):
     # e.g. arrays over immutable bytes
     fb = np.frombuffer(a.tobytes(), dtype=dt).reshape(a.shape)
     assert np.array_equal(ntt_cy.ntt(fb, P, dtype=dt), expect_f)
+
+
+@pytest.mark.parametrize("isa", supported_isas())
+@pytest.mark.parametrize("p", [998244353, 1004535809, 2**30 - 2**18 + 1, 7340033])
+def test_pointwise_accepts_lazy_forward_range(isa, p):
+    # uint32 lanes: pointwise_mul takes the LAZY forward's unreduced [0, 2p) values
+    # (polymul skips that fold); check the bound 2p - 1 and random values, every build
+    kernels = load(isa)
+    rng = np.random.default_rng(p % 1009)
+    a = rng.integers(0, 2 * p, (2, 4099), dtype=np.uint64).astype(np.uint32)
+    b = rng.integers(0, 2 * p, (2, 4099), dtype=np.uint64).astype(np.uint32)
+    a[0, :50] = 2 * p - 1
+    b[0, :50] = 2 * p - 1
+    factor = 12345 % p
+    out = np.empty_like(a)
+    kernels.pointwise_mul(a, b, out, get_plan(8, p, dtype=np.uint32)._modulus, factor, 1)
+    expected = (a.astype(object) * b.astype(object) * factor) % p
+    assert np.array_equal(out.astype(object), expected)
+
+
+def test_forward_unreduced_output_is_the_same_values_mod_p():
+    p = 998244353
+    plan = get_plan(4096, p, dtype=np.uint32)
+    x = np.random.default_rng(3).integers(0, p, (1, 4096)).astype(np.uint32)
+    reduced, lazy = x.copy(), x.copy()
+    tables = plan.tables("lazy")
+    _ntt.forward(reduced, reduced, tables, 1, False)
+    _ntt.forward(lazy, lazy, tables, 1, False, False)
+    assert lazy.max() < 2 * p and (lazy >= p).any()
+    assert np.array_equal(lazy % p, reduced)
+    with pytest.raises(ValueError, match="bit-reversed"):
+        _ntt.forward(lazy, lazy, tables, 1, True, False)
