@@ -18,24 +18,26 @@ import threading
 
 import numpy as np
 
+from ntt_cy._aligned import aligned_empty
+
 LIMIT_BYTES = 4 << 20
 _local = threading.local()
 
 
 def scratch(slot: str, shape: tuple, dtype) -> np.ndarray:
-    """An uninitialised C-contiguous array of `shape` and `dtype`, reused per thread
-    and slot when it fits in LIMIT_BYTES (a fresh array otherwise)."""
+    """An uninitialised C-contiguous, 64-byte aligned array of `shape` and `dtype`,
+    reused per thread and slot when it fits in LIMIT_BYTES (a fresh array otherwise)."""
     dtype = np.dtype(dtype)
     nbytes = dtype.itemsize
     for d in shape:
         nbytes *= d
     if nbytes > LIMIT_BYTES:
-        return np.empty(shape, dtype)
+        return aligned_empty(shape, dtype)
     buffers = getattr(_local, "buffers", None)
     if buffers is None:
         buffers = _local.buffers = {}
     buf = buffers.get(slot)
     if buf is None or buf.nbytes < nbytes:
         # a power of two (<= LIMIT_BYTES), so growing sizes reallocate rarely
-        buf = buffers[slot] = np.empty(1 << max(nbytes - 1, 1).bit_length(), np.uint8)
+        buf = buffers[slot] = aligned_empty(1 << max(nbytes - 1, 1).bit_length(), np.uint8)
     return buf[:nbytes].view(dtype).reshape(shape)

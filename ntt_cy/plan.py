@@ -8,6 +8,7 @@ import numpy as np
 
 from ntt_cy import _checks
 from ntt_cy import _ntt
+from ntt_cy._aligned import aligned_copy, aligned_empty
 from ntt_cy._scratch import scratch
 from ntt_cy._threads import effective_threads
 from ntt_cy.primes import root_of_unity
@@ -142,6 +143,7 @@ class NTTPlan:
             self._family_form(family, twist_br, arrays, "twist_br")
             self._family_form(family, self._powers(pow(psi, -1, p), n_inv, n), arrays, "untwist")
         scale, scale_q = self._scalar_form(family, n_inv)
+        arrays = {key: aligned_copy(table) for key, table in arrays.items()}
         return _ntt.TransformTables(family, self._modulus, arrays, n, scale, scale_q)
 
     # ------------------------------------------------------------------ transforms
@@ -185,7 +187,7 @@ class NTTPlan:
         # Write straight into `out` when its layout allows (also the in-place case
         # out is a, where rows and dst are the same memory); never into the input.
         direct = out is not None and last and out.flags.c_contiguous
-        dst = out.reshape(-1, self.n) if direct else np.empty_like(rows)
+        dst = out.reshape(-1, self.n) if direct else aligned_empty(rows.shape, rows.dtype)
         kernel(rows, dst, self.tables(family), threads, not bit_reversed)
         result = dst.reshape(moved.shape)
         if not last:

@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from ntt_cy import _checks, _ntt, _residues, _schoolbook
+from ntt_cy._aligned import aligned_empty
 from ntt_cy._scratch import scratch
 from ntt_cy._threads import effective_threads, resolve_workers
 from ntt_cy.crt import choose_basis, lane_costs, transform_costs
@@ -314,7 +315,7 @@ def _load(X2, plan, N, reduce, threads, dst=None):
     """X2 (mod p when reduce) zero-padded to N columns, into dst (R, N) or a fresh array."""
     c = plan._modulus
     if dst is None:
-        dst = np.empty((X2.shape[0], N), plan.dtype)
+        dst = aligned_empty((X2.shape[0], N), plan.dtype)
     _residues.reduce_pad(X2, dst, plan.p, c["barrett_d"], c["barrett_v"], c["barrett_shift"],
                          reduce, threads)
     return dst

@@ -1,0 +1,36 @@
+"""64-byte alignment of everything the kernels sweep (ntt_cy._aligned)."""
+import numpy as np
+import pytest
+
+import ntt_cy
+from ntt_cy import _scratch
+from ntt_cy._aligned import ALIGN, aligned_copy, aligned_empty
+from ntt_cy.plan import get_plan
+
+
+def aligned(a):
+    return a.ctypes.data % ALIGN == 0
+
+
+@pytest.mark.parametrize("shape", [1, 7, (3, 5), (2, 1024)])   # (empty arrays have no data)
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint32, np.uint64])
+def test_aligned_empty_and_copy(shape, dtype):
+    a = aligned_empty(shape, dtype)
+    assert a.shape == ((shape,) if isinstance(shape, int) else shape) and a.dtype == dtype
+    assert a.flags.c_contiguous and a.flags.writeable and aligned(a)
+    src = np.arange(a.size, dtype=dtype).reshape(a.shape)
+    b = aligned_copy(src)
+    assert aligned(b) and np.array_equal(b, src) and not np.shares_memory(b, src)
+
+
+def test_kernel_operands_are_aligned():
+    p = 998244353
+    plan = get_plan(1 << 12, p)
+    for family in ("lazy", "montgomery", "barrett"):
+        assert all(aligned(t) for t in plan.tables(family).arrays.values())
+    x = np.arange(1 << 12) % p
+    assert aligned(ntt_cy.ntt(x, p)) and aligned(ntt_cy.intt(x, p))
+    assert aligned(ntt_cy.polymul(x, x[::-1].copy(), p))
+    assert aligned(_scratch.scratch("t-align", (3, 100), np.uint32))
+    big = _scratch.scratch("t-align-big", (_scratch.LIMIT_BYTES // 8 + 1,), np.uint64)
+    assert aligned(big)
