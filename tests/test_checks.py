@@ -124,3 +124,26 @@ def test_plan_length_mismatch():
     plan = NTTPlan(16, P)
     with pytest.raises(ValueError, match="plan expects n = 16"):
         plan.forward(np.zeros(8, np.uint32))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64,
+                                   np.uint8, np.uint16, np.uint32, np.uint64])
+@pytest.mark.parametrize("p", [7, 2**31 - 1, 2**31 + 11, 2**63 - 25, 2**63 + 29, 2**64 - 59])
+def test_range_check_every_dtype_and_sign_boundary(dtype, p):
+    # the one-pass unsigned-view check must agree with Python ints on both sides
+    # of every signed/unsigned boundary (p around 2^31, 2^63)
+    from ntt_cy._checks import integers_to_lanes
+
+    info = np.iinfo(dtype)
+    lanes = np.dtype(np.uint64)
+    samples = {info.min, info.max, 0, 1, -1, p - 1, p, -p, info.min // 2}
+    values = sorted(v for v in samples if info.min <= v <= info.max)
+    arr = np.array(values, dtype=dtype)
+    reduced = integers_to_lanes(arr, p, lanes, "a", "reduce")
+    assert [int(v) for v in reduced] == [v % p for v in values]
+    inside = [v for v in values if 0 <= v < p]
+    ok = integers_to_lanes(np.array(inside, dtype=dtype), p, lanes, "a", "raise")
+    assert [int(v) for v in ok] == inside
+    if len(inside) < len(values):
+        with pytest.raises(ValueError, match="outside"):
+            integers_to_lanes(arr, p, lanes, "a", "raise")
