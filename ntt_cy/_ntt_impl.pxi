@@ -44,17 +44,20 @@ cdef extern from "_simd32_avx512.h" nogil:
                                 const uint32_t* twq, uint32_t p, uint32_t pinv, int family)
 
 cdef extern from "_simd64_ifma.h" nogil:
-    # IFMA Montgomery (R = 2^52) for uint64 lanes where the build has AVX-512 IFMA;
-    # elsewhere montgomery_bits is 64 and the functions do nothing (return 0).
+    # uint64 lanes where the build has AVX-512 IFMA: Montgomery with R = 2^52 and
+    # LAZY (64-bit Shoup); elsewhere montgomery_bits is 64 and the functions do
+    # nothing (return 0).  `family` is simd64_family(t).
     int ntt_simd64_montgomery_bits(uint64_t p)
     size_t ntt_simd64_run(int forward, uint64_t* x, uint64_t* y, const uint64_t* w,
-                          size_t count, uint64_t p, uint64_t pinv52)
+                          const uint64_t* wq, size_t count, uint64_t p, uint64_t pinv52,
+                          int family)
     size_t ntt_simd64_run4(int forward, uint64_t* a, size_t h, size_t j0, size_t j1,
-                           const uint64_t* tw, uint64_t p, uint64_t pinv52)
+                           const uint64_t* tw, const uint64_t* twq, uint64_t p,
+                           uint64_t pinv52, int family)
     size_t ntt_simd64_pointwise(const uint64_t* a, const uint64_t* b, uint64_t* out,
                                 size_t count, uint64_t p, uint64_t pinv52, uint64_t c)
     int ntt_simd64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
-                                uint64_t p, uint64_t pinv52)
+                                const uint64_t* twq, uint64_t p, uint64_t pinv52, int family)
 
 cdef extern from *:
     """
@@ -252,27 +255,40 @@ cdef inline bint ifma(const Tables* t) noexcept nogil:
     return t.family == MONTGOMERY and t.mod.mont_bits == 52
 
 
+cdef inline int simd64_family(const Tables* t) noexcept nogil:
+    # The family the uint64 vector code runs for these tables, or -1 for none:
+    # LAZY (64-bit Shoup), or MONTGOMERY when its tables use R = 2^52 (IFMA).
+    if t.family == LAZY:
+        return LAZY
+    return MONTGOMERY if ifma(t) else -1
+
+
 cdef inline Py_ssize_t simd64_run(int forward, uint64_t* a, Py_ssize_t half, Py_ssize_t j0,
-                                  Py_ssize_t j1, const uint64_t* tw, const Tables* t) noexcept nogil:
-    if not ifma(t):
+                                  Py_ssize_t j1, const uint64_t* tw, const uint64_t* twq,
+                                  const Tables* t) noexcept nogil:
+    cdef int family = simd64_family(t)
+    if family < 0:
         return 0
-    return ntt_simd64_run(forward, a + j0, a + half + j0, tw + half + j0, j1 - j0,
-                          t.mod.p, t.mod.mont52_pinv)
+    return ntt_simd64_run(forward, a + j0, a + half + j0, tw + half + j0,
+                          twq + half + j0 if twq != NULL else NULL, j1 - j0,
+                          t.mod.p, t.mod.mont52_pinv, family)
 
 
 cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, const Tables* t,
                                    const void* tw, const void* twq) noexcept nogil:
     # The last (DIF) or first (DIT) stages of half-length <= SMALL_HALF in registers,
-    # with stage twiddles tw/twq: uint32 lanes in AVX-512 builds, uint64 in IFMA builds.
+    # with stage twiddles tw/twq: uint32 lanes in AVX-512 builds, uint64 in IFMA builds
+    # (LAZY, or MONTGOMERY with R = 2^52).
     if lane_t is uint32_t:
         if t.family != BARRETT:
             return ntt_simd32_small_stages(forward, a, size, <const uint32_t*>tw,
                                            <const uint32_t*>twq, <uint32_t>t.mod.p,
                                            <uint32_t>t.mod.mont_pinv, t.family)
     else:
-        if ifma(t):
-            return ntt_simd64_small_stages(forward, a, size, <const uint64_t*>tw, t.mod.p,
-                                           t.mod.mont52_pinv)
+        if simd64_family(t) >= 0:
+            return ntt_simd64_small_stages(forward, a, size, <const uint64_t*>tw,
+                                           <const uint64_t*>twq, t.mod.p, t.mod.mont52_pinv,
+                                           simd64_family(t))
     return False
 
 
@@ -291,7 +307,8 @@ cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
     if lane_t is uint32_t:
         j0 += simd_run(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q, t)
     else:
-        j0 += simd64_run(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw, t)
+        j0 += simd64_run(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw,
+                         <const uint64_t*>t.fwd_tw_q, t)
     if t.family == LAZY:
         dif_run_lazy(a + j0, a + half + j0, w + j0,
                      <const lane_t*>t.fwd_tw_q + half + j0, j1 - j0, &t.mod)
@@ -308,7 +325,7 @@ cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
     if lane_t is uint32_t:
         j0 += simd_run(0, a, half, j0, j1, <const uint32_t*>tw, <const uint32_t*>twq, t)
     else:
-        j0 += simd64_run(0, a, half, j0, j1, <const uint64_t*>tw, t)
+        j0 += simd64_run(0, a, half, j0, j1, <const uint64_t*>tw, <const uint64_t*>twq, t)
     if t.family == LAZY:
         dit_run_lazy(a + j0, a + half + j0, w + j0,
                      <const lane_t*>twq + half + j0, j1 - j0, &t.mod)
@@ -327,9 +344,10 @@ cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
             j0 += ntt_simd32_run4(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw,
                                   <const uint32_t*>t.fwd_tw_q, <uint32_t>t.mod.p,
                                   <uint32_t>t.mod.mont_pinv, t.family)
-    elif ifma(t):
-        j0 += ntt_simd64_run4(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw, t.mod.p,
-                              t.mod.mont52_pinv)
+    elif simd64_family(t) >= 0:
+        j0 += ntt_simd64_run4(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw,
+                              <const uint64_t*>t.fwd_tw_q, t.mod.p, t.mod.mont52_pinv,
+                              simd64_family(t))
     if j0 < j1:
         dif_run(a, half, j0, j1, t)
         dif_run(a, half, q + j0, q + j1, t)
@@ -346,9 +364,9 @@ cdef inline void dit_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
             j0 += ntt_simd32_run4(0, a, half, j0, j1, <const uint32_t*>tw,
                                   <const uint32_t*>twq, <uint32_t>t.mod.p,
                                   <uint32_t>t.mod.mont_pinv, t.family)
-    elif ifma(t):
-        j0 += ntt_simd64_run4(0, a, half, j0, j1, <const uint64_t*>tw, t.mod.p,
-                              t.mod.mont52_pinv)
+    elif simd64_family(t) >= 0:
+        j0 += ntt_simd64_run4(0, a, half, j0, j1, <const uint64_t*>tw, <const uint64_t*>twq,
+                              t.mod.p, t.mod.mont52_pinv, simd64_family(t))
     if j0 < j1:
         dit_run(a, q, j0, j1, t, tw, twq)
         dit_run(a + half, q, j0, j1, t, tw, twq)

@@ -1,35 +1,74 @@
-/* AVX-512 IFMA butterflies for 64-bit lanes (8 per vector), MONTGOMERY family with
- * R = 2^52, for odd p < 2^52.
+/* AVX-512 butterflies for 64-bit lanes (8 per vector), two families:
  *
- * vpmadd52luq / vpmadd52huq multiply the low 52 bits of two lanes and add the low /
- * high 52 bits of the 104-bit product to a 64-bit accumulator, which is exactly a
- * Montgomery step with R = 2^52.  Values stay in [0, p) between butterflies;
- * twiddles are stored as w * 2^52 mod p (the build reports this through
- * ntt_simd64_montgomery_bits so the tables and the scalar tail code agree).
- * Compiled into every build; outside IFMA builds each function does nothing
- * and returns 0, and the scalar Cython loops do all the work.
+ *   MONTGOMERY with R = 2^52 for odd p < 2^52 (IFMA).  vpmadd52luq / vpmadd52huq
+ *   multiply the low 52 bits of two lanes and add the low / high 52 bits of the
+ *   104-bit product to a 64-bit accumulator, which is exactly a Montgomery step
+ *   with R = 2^52.  Values stay in [0, p); twiddles are stored as w * 2^52 mod p
+ *   (the build reports this through ntt_simd64_montgomery_bits so the tables and
+ *   the scalar tail code agree).
+ *   LAZY (Harvey, Shoup twiddles with 64-bit quotients) for 4p <= 2^64: the same
+ *   ranges as the scalar dif_run_lazy / dit_run_lazy (DIF [0, 2p), DIT [0, 4p)).
+ *   AVX-512 has no 64x64 -> 128-bit product: the Shoup quotient's high word is
+ *   built from four 32x32 vpmuludq products, the low words come from vpmullq.
+ *
+ * Compiled into every build; outside AVX-512 IFMA builds each function does
+ * nothing and returns 0, and the scalar Cython loops do all the work.
  */
 #ifndef NTT_CY_SIMD64_IFMA_H
 #define NTT_CY_SIMD64_IFMA_H
 #include <stdint.h>
 #include <stddef.h>
 
-#if defined(__AVX512F__) && defined(__AVX512IFMA__)
+#ifndef NTT_SIMD_LAZY
+#define NTT_SIMD_LAZY 2
+#endif
+
+#if defined(__AVX512F__) && defined(__AVX512IFMA__) && defined(__AVX512DQ__)
 #include <immintrin.h>
 
 static inline int ntt_simd64_montgomery_bits(uint64_t p) {
     return (p & 1) && p < ((uint64_t)1 << 52) ? 52 : 64;
 }
 
-typedef struct { __m512i p, pinv, zero, one; } ntt_v64_mod;
+typedef struct { __m512i p, two_p, pinv, zero, one; int family; } ntt_v64_mod;
 
-static inline ntt_v64_mod ntt_v64_modulus(uint64_t p, uint64_t pinv52) {
+static inline ntt_v64_mod ntt_v64_modulus(uint64_t p, uint64_t pinv52, int family) {
     ntt_v64_mod m;
     m.p = _mm512_set1_epi64((long long)p);
+    m.two_p = _mm512_set1_epi64((long long)(2 * p));
     m.pinv = _mm512_set1_epi64((long long)pinv52);
     m.zero = _mm512_setzero_si512();
     m.one = _mm512_set1_epi64(1);
+    m.family = family;
     return m;
+}
+
+/* High 64 bits of the 128-bit products a*b, lane by lane.  With a = a1 2^32 + a0
+ * and b = b1 2^32 + b0: a*b = a1b1 2^64 + (a0b1 + a1b0) 2^32 + a0b0, and the
+ * middle column mid = lo32(a0b1) + lo32(a1b0) + hi32(a0b0) < 3 2^32 carries
+ * mid >> 32 into the high word.  Exact for all a, b < 2^64. */
+static inline __m512i ntt_v64_mulhi(__m512i a, __m512i b) {
+    const __m512i low32 = _mm512_set1_epi64(0xffffffffLL);
+    __m512i a1 = _mm512_srli_epi64(a, 32), b1 = _mm512_srli_epi64(b, 32);
+    __m512i ll = _mm512_mul_epu32(a, b), lh = _mm512_mul_epu32(a, b1);
+    __m512i hl = _mm512_mul_epu32(a1, b), hh = _mm512_mul_epu32(a1, b1);
+    __m512i mid = _mm512_add_epi64(_mm512_srli_epi64(ll, 32), _mm512_and_si512(lh, low32));
+    mid = _mm512_add_epi64(mid, _mm512_and_si512(hl, low32));
+    __m512i hi = _mm512_add_epi64(hh, _mm512_srli_epi64(lh, 32));
+    hi = _mm512_add_epi64(hi, _mm512_srli_epi64(hl, 32));
+    return _mm512_add_epi64(hi, _mm512_srli_epi64(mid, 32));
+}
+
+/* Shoup, 64-bit: a < 2^64, w < p, wq = floor(w 2^64 / p), p < 2^63 -> [0, 2p),
+ * lane for lane the scalar shoup_mul64 (q = hi(a wq), a w - q p mod 2^64). */
+static inline __m512i ntt_v64_shoup(__m512i a, __m512i w, __m512i wq, const ntt_v64_mod *m) {
+    __m512i q = ntt_v64_mulhi(a, wq);
+    return _mm512_sub_epi64(_mm512_mullo_epi64(a, w), _mm512_mullo_epi64(q, m->p));
+}
+
+/* x in [0, 4p) -> [0, 2p) when 4p <= 2^64 (x - 2p wraps above x when x < 2p). */
+static inline __m512i ntt_v64_fold2p(__m512i x, const ntt_v64_mod *m) {
+    return _mm512_min_epu64(x, _mm512_sub_epi64(x, m->two_p));
 }
 
 /* a, b in [0, 2^52), b < p: a*b*2^-52 mod p in [0, p).  pinv = -p^-1 mod 2^52.
@@ -56,8 +95,21 @@ static inline __m512i ntt_v64_sub(__m512i a, __m512i b, const ntt_v64_mod *m) {
     return _mm512_min_epu64(d, _mm512_sub_epi64(d, m->p));
 }
 
-static inline void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w,
+static inline void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, __m512i wq,
                                 const ntt_v64_mod *m) {
+    if (m->family == NTT_SIMD_LAZY) {
+        if (forward) {          /* DIF: in/out [0, 2p) */
+            __m512i d = _mm512_add_epi64(_mm512_sub_epi64(*u, *v), m->two_p);
+            *u = ntt_v64_fold2p(_mm512_add_epi64(*u, *v), m);
+            *v = ntt_v64_shoup(d, w, wq, m);
+        } else {                /* DIT: in/out [0, 4p) */
+            __m512i x = ntt_v64_fold2p(*u, m);
+            __m512i t = ntt_v64_shoup(*v, w, wq, m);
+            *u = _mm512_add_epi64(x, t);
+            *v = _mm512_add_epi64(_mm512_sub_epi64(x, t), m->two_p);
+        }
+        return;
+    }
     if (forward) {              /* DIF: (u + v, (u - v) w) */
         __m512i d = ntt_v64_sub(*u, *v, m);
         *u = ntt_v64_add(*u, *v, m);
@@ -71,12 +123,15 @@ static inline void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w,
 
 /* Butterflies j < count of one stage; returns how many were done (multiple of 8). */
 static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
-                                    size_t count, uint64_t p, uint64_t pinv52) {
-    ntt_v64_mod m = ntt_v64_modulus(p, pinv52);
+                                    const uint64_t *wq, size_t count, uint64_t p,
+                                    uint64_t pinv52, int family) {
+    ntt_v64_mod m = ntt_v64_modulus(p, pinv52, family);
+    int lazy = family == NTT_SIMD_LAZY;
     size_t j, done = count & ~(size_t)7;
     for (j = 0; j < done; j += 8) {
         __m512i u = _mm512_loadu_si512(x + j), v = _mm512_loadu_si512(y + j);
-        ntt_v64_bfly(forward, &u, &v, _mm512_loadu_si512(w + j), &m);
+        __m512i tw = _mm512_loadu_si512(w + j);
+        ntt_v64_bfly(forward, &u, &v, tw, lazy ? _mm512_loadu_si512(wq + j) : tw, &m);
         _mm512_storeu_si512(x + j, u);
         _mm512_storeu_si512(y + j, v);
     }
@@ -85,8 +140,10 @@ static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const
 
 /* Radix-4 pass as ntt_simd32_run4 (see _simd32_avx512.h), 8 groups per vector. */
 static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint64_t *tw, uint64_t p, uint64_t pinv52) {
-    ntt_v64_mod m = ntt_v64_modulus(p, pinv52);
+                                     const uint64_t *tw, const uint64_t *twq, uint64_t p,
+                                     uint64_t pinv52, int family) {
+    ntt_v64_mod m = ntt_v64_modulus(p, pinv52, family);
+    int lazy = family == NTT_SIMD_LAZY;
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)7;
     if (q % 8)
         return 0;
@@ -95,16 +152,19 @@ static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t 
         __m512i x2 = _mm512_loadu_si512(a + j + h), x3 = _mm512_loadu_si512(a + j + h + q);
         __m512i wa = _mm512_loadu_si512(tw + h + j), wb = _mm512_loadu_si512(tw + h + q + j);
         __m512i wc = _mm512_loadu_si512(tw + q + j);
+        __m512i qa = lazy ? _mm512_loadu_si512(twq + h + j) : wa;
+        __m512i qb = lazy ? _mm512_loadu_si512(twq + h + q + j) : wb;
+        __m512i qc = lazy ? _mm512_loadu_si512(twq + q + j) : wc;
         if (forward) {
-            ntt_v64_bfly(1, &x0, &x2, wa, &m);
-            ntt_v64_bfly(1, &x1, &x3, wb, &m);
-            ntt_v64_bfly(1, &x0, &x1, wc, &m);
-            ntt_v64_bfly(1, &x2, &x3, wc, &m);
+            ntt_v64_bfly(1, &x0, &x2, wa, qa, &m);
+            ntt_v64_bfly(1, &x1, &x3, wb, qb, &m);
+            ntt_v64_bfly(1, &x0, &x1, wc, qc, &m);
+            ntt_v64_bfly(1, &x2, &x3, wc, qc, &m);
         } else {
-            ntt_v64_bfly(0, &x0, &x1, wc, &m);
-            ntt_v64_bfly(0, &x2, &x3, wc, &m);
-            ntt_v64_bfly(0, &x0, &x2, wa, &m);
-            ntt_v64_bfly(0, &x1, &x3, wb, &m);
+            ntt_v64_bfly(0, &x0, &x1, wc, qc, &m);
+            ntt_v64_bfly(0, &x2, &x3, wc, qc, &m);
+            ntt_v64_bfly(0, &x0, &x2, wa, qa, &m);
+            ntt_v64_bfly(0, &x1, &x3, wb, qb, &m);
         }
         _mm512_storeu_si512(a + j, x0);
         _mm512_storeu_si512(a + j + q, x1);
@@ -141,18 +201,21 @@ static const int64_t ntt_v64_wi[3][8] __attribute__((aligned(64))) = {
  * vectors is block l/h, offset l%h.  Returns 1 when done, 0 if size is not a
  * multiple of 16.  tw + h .. tw + h + 7 must be in the table (n >= 16). */
 static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
-                                          const uint64_t *tw, uint64_t p, uint64_t pinv52) {
+                                          const uint64_t *tw, const uint64_t *twq, uint64_t p,
+                                          uint64_t pinv52, int family) {
     if (size < 16 || (size & 15))
         return 0;
-    ntt_v64_mod m = ntt_v64_modulus(p, pinv52);
-    __m512i gx[3], gy[3], blo[3], bhi[3], w[3];
+    ntt_v64_mod m = ntt_v64_modulus(p, pinv52, family);
+    __m512i gx[3], gy[3], blo[3], bhi[3], w[3], wq[3];
     for (int k = 0; k < 3; k++) {          /* k = 0, 1, 2 <-> h = 4, 2, 1 */
+        __m512i wi = _mm512_load_si512(ntt_v64_wi[k]);
         gx[k] = _mm512_load_si512(ntt_v64_gx[k]);
         gy[k] = _mm512_load_si512(ntt_v64_gy[k]);
         blo[k] = _mm512_load_si512(ntt_v64_blo[k]);
         bhi[k] = _mm512_load_si512(ntt_v64_bhi[k]);
-        w[k] = _mm512_permutexvar_epi64(_mm512_load_si512(ntt_v64_wi[k]),
-                                        _mm512_loadu_si512(tw + (4 >> k)));
+        w[k] = _mm512_permutexvar_epi64(wi, _mm512_loadu_si512(tw + (4 >> k)));
+        wq[k] = family == NTT_SIMD_LAZY
+                    ? _mm512_permutexvar_epi64(wi, _mm512_loadu_si512(twq + (4 >> k))) : w[k];
     }
     for (size_t i = 0; i < size; i += 16) {
         __m512i lo = _mm512_loadu_si512(a + i), hi = _mm512_loadu_si512(a + i + 8);
@@ -160,7 +223,7 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
             int k = forward ? s : 2 - s;
             __m512i x = _mm512_permutex2var_epi64(lo, gx[k], hi);
             __m512i y = _mm512_permutex2var_epi64(lo, gy[k], hi);
-            ntt_v64_bfly(forward, &x, &y, w[k], &m);
+            ntt_v64_bfly(forward, &x, &y, w[k], wq[k], &m);
             lo = _mm512_permutex2var_epi64(x, blo[k], y);
             hi = _mm512_permutex2var_epi64(x, bhi[k], y);
         }
@@ -174,7 +237,7 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
  * a, b, c in [0, p), p odd < 2^52; out in [0, p).  Returns the count done (mult. of 8). */
 static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
                                           size_t count, uint64_t p, uint64_t pinv52, uint64_t c) {
-    ntt_v64_mod m = ntt_v64_modulus(p, pinv52);
+    ntt_v64_mod m = ntt_v64_modulus(p, pinv52, 0);
     __m512i vc = _mm512_set1_epi64((long long)c);
     size_t i, done = count & ~(size_t)7;
     for (i = 0; i < done; i += 8) {
@@ -184,7 +247,7 @@ static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, 
     return done;
 }
 
-#else  /* no IFMA in this build: Montgomery keeps R = 2^64 and runs scalar */
+#else  /* no AVX-512 IFMA in this build: Montgomery keeps R = 2^64, all scalar */
 
 static inline int ntt_simd64_montgomery_bits(uint64_t p) {
     (void)p;
@@ -192,14 +255,18 @@ static inline int ntt_simd64_montgomery_bits(uint64_t p) {
 }
 
 static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
-                                    size_t count, uint64_t p, uint64_t pinv52) {
-    (void)forward; (void)x; (void)y; (void)w; (void)count; (void)p; (void)pinv52;
+                                    const uint64_t *wq, size_t count, uint64_t p,
+                                    uint64_t pinv52, int family) {
+    (void)forward; (void)x; (void)y; (void)w; (void)wq; (void)count; (void)p; (void)pinv52;
+    (void)family;
     return 0;
 }
 
 static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint64_t *tw, uint64_t p, uint64_t pinv52) {
-    (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)p; (void)pinv52;
+                                     const uint64_t *tw, const uint64_t *twq, uint64_t p,
+                                     uint64_t pinv52, int family) {
+    (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)p;
+    (void)pinv52; (void)family;
     return 0;
 }
 
@@ -210,8 +277,10 @@ static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, 
 }
 
 static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
-                                          const uint64_t *tw, uint64_t p, uint64_t pinv52) {
-    (void)forward; (void)a; (void)size; (void)tw; (void)p; (void)pinv52;
+                                          const uint64_t *tw, const uint64_t *twq, uint64_t p,
+                                          uint64_t pinv52, int family) {
+    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv52;
+    (void)family;
     return 0;
 }
 #endif

@@ -18,7 +18,8 @@ import ntt_cy
 from ntt_cy._ntt import ACTIVE_ISA
 from ntt_cy._checks import check_reduction
 digests = {}
-for p in (998244353, 2013265921, 2281701377, 7340033, 1337006139375617, 2**64 - 2**32 + 1):
+for p in (998244353, 2013265921, 2281701377, 7340033, 1337006139375617, 2**64 - 2**32 + 1,
+          4611686018326724609):   # the last: 64-bit Shoup (LAZY) near its 4p <= 2^64 bound
     lanes = [np.uint32, np.uint64] if p < 2**32 else [np.uint64]
     for dt in lanes:
         for kind in ("cyclic", "negacyclic"):
