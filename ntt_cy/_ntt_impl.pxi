@@ -34,14 +34,15 @@ cdef extern from "_simd32_avx512.h" nogil:
     # nothing) in other builds.  Same ranges as the scalar code below.
     size_t ntt_simd32_run(int forward, uint32_t* x, uint32_t* y, const uint32_t* w,
                           const uint32_t* wq, size_t count, uint32_t p, uint32_t pinv,
-                          int family)
+                          uint64_t mu, int family)
     size_t ntt_simd32_run4(int forward, uint32_t* a, size_t h, size_t j0, size_t j1,
                            const uint32_t* tw, const uint32_t* twq, uint32_t p, uint32_t pinv,
-                           int family)
+                           uint64_t mu, int family)
     size_t ntt_simd32_pointwise(const uint32_t* a, const uint32_t* b, uint32_t* out,
                                 size_t count, uint32_t p, uint32_t pinv, uint32_t c)
     int ntt_simd32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
-                                const uint32_t* twq, uint32_t p, uint32_t pinv, int family)
+                                const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
+                                int family)
 
 cdef extern from "_simd64_ifma.h" nogil:
     # uint64 lanes where the build has AVX-512 IFMA: Montgomery with R = 2^52 and
@@ -244,11 +245,10 @@ cdef inline Py_ssize_t simd_run(int forward, uint32_t* a, Py_ssize_t half, Py_ss
                                 Py_ssize_t j1, const uint32_t* tw, const uint32_t* twq,
                                 const Tables* t) noexcept nogil:
     # Vector part of a run (a multiple of 16 butterflies); the caller finishes the rest.
-    if t.family == BARRETT:
-        return 0
     return ntt_simd32_run(forward, a + j0, a + half + j0, tw + half + j0,
                           twq + half + j0 if twq != NULL else NULL, j1 - j0,
-                          <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.family)
+                          <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
+                          t.family)
 
 
 cdef inline bint ifma(const Tables* t) noexcept nogil:
@@ -277,19 +277,16 @@ cdef inline Py_ssize_t simd64_run(int forward, uint64_t* a, Py_ssize_t half, Py_
 cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, const Tables* t,
                                    const void* tw, const void* twq) noexcept nogil:
     # The last (DIF) or first (DIT) stages of half-length <= SMALL_HALF in registers,
-    # with stage twiddles tw/twq: uint32 lanes in AVX-512 builds, uint64 in IFMA builds
-    # (LAZY, or MONTGOMERY with R = 2^52).
+    # with stage twiddles tw/twq: uint32 lanes (every family) in AVX-512 builds,
+    # uint64 in IFMA builds (LAZY, or MONTGOMERY with R = 2^52).
     if lane_t is uint32_t:
-        if t.family != BARRETT:
-            return ntt_simd32_small_stages(forward, a, size, <const uint32_t*>tw,
-                                           <const uint32_t*>twq, <uint32_t>t.mod.p,
-                                           <uint32_t>t.mod.mont_pinv, t.family)
+        return ntt_simd32_small_stages(forward, a, size, <const uint32_t*>tw,
+                                       <const uint32_t*>twq, <uint32_t>t.mod.p,
+                                       <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
     else:
-        if simd64_family(t) >= 0:
-            return ntt_simd64_small_stages(forward, a, size, <const uint64_t*>tw,
-                                           <const uint64_t*>twq, t.mod.p, t.mod.mont52_pinv,
-                                           simd64_family(t))
-    return False
+        return simd64_family(t) >= 0 and ntt_simd64_small_stages(
+            forward, a, size, <const uint64_t*>tw, <const uint64_t*>twq, t.mod.p,
+            t.mod.mont52_pinv, simd64_family(t))
 
 
 cdef inline Py_ssize_t small_half(lane_t* a) noexcept nogil:
@@ -340,10 +337,9 @@ cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
     # same butterflies as two radix-2 runs otherwise.
     cdef Py_ssize_t q = half >> 1
     if lane_t is uint32_t:
-        if t.family != BARRETT:
-            j0 += ntt_simd32_run4(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw,
-                                  <const uint32_t*>t.fwd_tw_q, <uint32_t>t.mod.p,
-                                  <uint32_t>t.mod.mont_pinv, t.family)
+        j0 += ntt_simd32_run4(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw,
+                              <const uint32_t*>t.fwd_tw_q, <uint32_t>t.mod.p,
+                              <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
     elif simd64_family(t) >= 0:
         j0 += ntt_simd64_run4(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw,
                               <const uint64_t*>t.fwd_tw_q, t.mod.p, t.mod.mont52_pinv,
@@ -360,10 +356,9 @@ cdef inline void dit_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
     # DIT stages `half/2` then `half` on a[0:2*half], groups j0 <= j < j1 of [0, half/2).
     cdef Py_ssize_t q = half >> 1
     if lane_t is uint32_t:
-        if t.family != BARRETT:
-            j0 += ntt_simd32_run4(0, a, half, j0, j1, <const uint32_t*>tw,
-                                  <const uint32_t*>twq, <uint32_t>t.mod.p,
-                                  <uint32_t>t.mod.mont_pinv, t.family)
+        j0 += ntt_simd32_run4(0, a, half, j0, j1, <const uint32_t*>tw,
+                              <const uint32_t*>twq, <uint32_t>t.mod.p,
+                              <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
     elif simd64_family(t) >= 0:
         j0 += ntt_simd64_run4(0, a, half, j0, j1, <const uint64_t*>tw, <const uint64_t*>twq,
                               t.mod.p, t.mod.mont52_pinv, simd64_family(t))

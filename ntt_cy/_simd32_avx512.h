@@ -7,6 +7,7 @@
  * _ntt_impl.pxi / _arith32.pxd, lane for lane:
  *   LAZY DIF  in/out [0, 2p);  LAZY DIT in/out [0, 4p);  needs 4p <= 2^32.
  *   MONTGOMERY in/out [0, p); twiddles w*2^32 mod p; p odd < 2^32.
+ *   BARRETT    in/out [0, p); twiddles plain; mu = floor(2^64 / p); any p < 2^32.
  * Reference: D. Harvey, "Faster arithmetic for number-theoretic transforms",
  * J. Symbolic Comput. 60 (2014).
  */
@@ -17,21 +18,25 @@
 
 #define NTT_SIMD_LAZY 2
 #define NTT_SIMD_MONTGOMERY 0
+#define NTT_SIMD_BARRETT 1
 
 #if defined(__AVX512F__) && defined(__AVX512BW__)
 #include <immintrin.h>
 #define NTT_CY_HAVE_AVX512 1
 
 typedef struct {
-    __m512i p, two_p, pinv;
+    __m512i p, two_p, pinv, p64, mu_lo, mu_hi;
     int family;
 } ntt_v32_mod;
 
-static inline ntt_v32_mod ntt_v32_modulus(uint32_t p, uint32_t pinv, int family) {
+static inline ntt_v32_mod ntt_v32_modulus(uint32_t p, uint32_t pinv, uint64_t mu, int family) {
     ntt_v32_mod m;
     m.p = _mm512_set1_epi32((int)p);
     m.two_p = _mm512_set1_epi32((int)(2u * p));
     m.pinv = _mm512_set1_epi32((int)pinv);
+    m.p64 = _mm512_set1_epi64((long long)p);
+    m.mu_lo = _mm512_set1_epi64((long long)(mu & 0xffffffffu));
+    m.mu_hi = _mm512_set1_epi64((long long)(mu >> 32));
     m.family = family;
     return m;
 }
@@ -64,6 +69,34 @@ static inline __m512i ntt_v32_mont(__m512i a, __m512i b, const ntt_v32_mod *m) {
     return _mm512_mask_add_epi32(r, _mm512_cmplt_epu32_mask(h1, h2), r, m->p);
 }
 
+/* Barrett on the even 32-bit lanes (odd lanes ignored), as barrett_mul32 lane for
+ * lane: t = a b < 2^64, q = hi64(t mu) built from four vpmuludq products (the
+ * middle column carries as in a schoolbook 64x64 product), r = t - q p in [0, 2p)
+ * folded to [0, p).  Result in the low half of each 64-bit lane. */
+static inline __m512i ntt_v32_barrett_even(__m512i a, __m512i b, const ntt_v32_mod *m) {
+    const __m512i low32 = _mm512_set1_epi64(0xffffffffLL);
+    __m512i t = _mm512_mul_epu32(a, b);
+    __m512i t1 = _mm512_srli_epi64(t, 32);
+    __m512i ll = _mm512_mul_epu32(t, m->mu_lo), lh = _mm512_mul_epu32(t, m->mu_hi);
+    __m512i hl = _mm512_mul_epu32(t1, m->mu_lo), hh = _mm512_mul_epu32(t1, m->mu_hi);
+    __m512i mid = _mm512_add_epi64(_mm512_srli_epi64(ll, 32), _mm512_and_si512(lh, low32));
+    mid = _mm512_add_epi64(mid, _mm512_and_si512(hl, low32));
+    __m512i q = _mm512_add_epi64(hh, _mm512_srli_epi64(lh, 32));
+    q = _mm512_add_epi64(q, _mm512_add_epi64(_mm512_srli_epi64(hl, 32), _mm512_srli_epi64(mid, 32)));
+    __m512i r = _mm512_sub_epi64(t, _mm512_mullo_epi64(q, m->p64));
+    return _mm512_min_epu64(r, _mm512_sub_epi64(r, m->p64));
+}
+
+/* Barrett a*b mod p on all 16 lanes: a < 2^32, b < p -> [0, p). */
+static inline __m512i ntt_v32_barrett(__m512i a, __m512i b, const ntt_v32_mod *m) {
+    const __m512i low_halves = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8,
+                                                22, 6, 20, 4, 18, 2, 16, 0);
+    __m512i even = ntt_v32_barrett_even(a, b, m);
+    __m512i odd = ntt_v32_barrett_even(_mm512_shuffle_epi32(a, _MM_PERM_DDBB),
+                                       _mm512_shuffle_epi32(b, _MM_PERM_DDBB), m);
+    return _mm512_permutex2var_epi32(even, low_halves, odd);
+}
+
 /* a, b in [0, p) -> (a + b) mod p, (a - b) mod p; exact for every p < 2^32. */
 static inline __m512i ntt_v32_add(__m512i a, __m512i b, __m512i p) {
     __m512i t = _mm512_sub_epi32(p, b);
@@ -91,7 +124,7 @@ static inline void ntt_v32_dif(__m512i *u, __m512i *v, __m512i w, __m512i wq,
     } else {
         __m512i d = ntt_v32_sub(*u, *v, m->p);
         *u = ntt_v32_add(*u, *v, m->p);
-        *v = ntt_v32_mont(d, w, m);
+        *v = m->family == NTT_SIMD_BARRETT ? ntt_v32_barrett(d, w, m) : ntt_v32_mont(d, w, m);
     }
 }
 
@@ -104,7 +137,8 @@ static inline void ntt_v32_dit(__m512i *u, __m512i *v, __m512i w, __m512i wq,
         *u = _mm512_add_epi32(x, t);
         *v = _mm512_add_epi32(_mm512_sub_epi32(x, t), m->two_p);
     } else {
-        __m512i t = ntt_v32_mont(*v, w, m);
+        __m512i t = m->family == NTT_SIMD_BARRETT ? ntt_v32_barrett(*v, w, m)
+                                                  : ntt_v32_mont(*v, w, m);
         *v = ntt_v32_sub(*u, t, m->p);
         *u = ntt_v32_add(*u, t, m->p);
     }
@@ -114,8 +148,8 @@ static inline void ntt_v32_dit(__m512i *u, __m512i *v, __m512i w, __m512i wq,
  * done (count rounded down to 16).  wq is ignored for MONTGOMERY. */
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                     const uint32_t *wq, size_t count, uint32_t p,
-                                    uint32_t pinv, int family) {
-    ntt_v32_mod m = ntt_v32_modulus(p, pinv, family);
+                                    uint32_t pinv, uint64_t mu, int family) {
+    ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t j, done = count & ~(size_t)15;
     for (j = 0; j < done; j += 16) {
         __m512i u = _mm512_loadu_si512(x + j), v = _mm512_loadu_si512(y + j);
@@ -203,10 +237,10 @@ static inline void ntt_v32_apply(int forward, __m512i *lo, __m512i *hi,
  * or no AVX-512 in this build). */
 static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                                           const uint32_t *tw, const uint32_t *twq,
-                                          uint32_t p, uint32_t pinv, int family) {
+                                          uint32_t p, uint32_t pinv, uint64_t mu, int family) {
     if (size < 32 || (size & 31))
         return 0;
-    ntt_v32_mod m = ntt_v32_modulus(p, pinv, family);
+    ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     int lazy = family == NTT_SIMD_LAZY;
     ntt_v32_small_stage st[4];
     __m512i next_x[4], next_y[4];
@@ -263,8 +297,8 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
  * Returns the number of groups done (a multiple of 16 from j0). */
 static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
                                      const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                     uint32_t pinv, int family) {
-    ntt_v32_mod m = ntt_v32_modulus(p, pinv, family);
+                                     uint32_t pinv, uint64_t mu, int family) {
+    ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
     int lazy = family == NTT_SIMD_LAZY;
     if (q % 16)
@@ -301,7 +335,7 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
  * count done (a multiple of 16). */
 static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                           size_t count, uint32_t p, uint32_t pinv, uint32_t c) {
-    ntt_v32_mod m = ntt_v32_modulus(p, pinv, NTT_SIMD_MONTGOMERY);
+    ntt_v32_mod m = ntt_v32_modulus(p, pinv, 0, NTT_SIMD_MONTGOMERY);
     __m512i vc = _mm512_set1_epi32((int)c);
     size_t i, done = count & ~(size_t)15;
     for (i = 0; i < done; i += 16) {
@@ -315,16 +349,17 @@ static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, 
 
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                     const uint32_t *wq, size_t count, uint32_t p,
-                                    uint32_t pinv, int family) {
+                                    uint32_t pinv, uint64_t mu, int family) {
     (void)forward; (void)x; (void)y; (void)w; (void)wq; (void)count; (void)p; (void)pinv;
-    (void)family;
+    (void)mu; (void)family;
     return 0;
 }
 
 static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                                           const uint32_t *tw, const uint32_t *twq,
-                                          uint32_t p, uint32_t pinv, int family) {
-    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)family;
+                                          uint32_t p, uint32_t pinv, uint64_t mu, int family) {
+    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)mu;
+    (void)family;
     return 0;
 }
 
@@ -336,9 +371,9 @@ static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, 
 
 static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
                                      const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                     uint32_t pinv, int family) {
+                                     uint32_t pinv, uint64_t mu, int family) {
     (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)p;
-    (void)pinv; (void)family;
+    (void)pinv; (void)mu; (void)family;
     return 0;
 }
 #endif
