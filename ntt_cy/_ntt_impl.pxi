@@ -47,7 +47,8 @@ cdef extern from "_simd32_avx512.h" nogil:
 cdef extern from "_simd64_ifma.h" nogil:
     # uint64 lanes where the build has AVX-512 IFMA: Montgomery with R = 2^52 and
     # LAZY (64-bit Shoup); elsewhere montgomery_bits is 64 and the functions do
-    # nothing (return 0).  `family` is simd64_family(t).
+    # nothing (return 0).  `family` is simd64_family(t), `pinv52` simd64_pinv.
+    int NTT_SIMD64_MONT52, NTT_SIMD64_MONT64
     int ntt_simd64_montgomery_bits(uint64_t p)
     size_t ntt_simd64_run(int forward, uint64_t* x, uint64_t* y, const uint64_t* w,
                           const uint64_t* wq, size_t count, uint64_t p, uint64_t pinv52,
@@ -56,7 +57,8 @@ cdef extern from "_simd64_ifma.h" nogil:
                            const uint64_t* tw, const uint64_t* twq, uint64_t p,
                            uint64_t pinv52, int family)
     size_t ntt_simd64_pointwise(const uint64_t* a, const uint64_t* b, uint64_t* out,
-                                size_t count, uint64_t p, uint64_t pinv52, uint64_t c)
+                                size_t count, uint64_t p, uint64_t pinv, uint64_t c,
+                                int family)
     int ntt_simd64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
                                 const uint64_t* twq, uint64_t p, uint64_t pinv52, int family)
 
@@ -256,11 +258,18 @@ cdef inline bint ifma(const Tables* t) noexcept nogil:
 
 
 cdef inline int simd64_family(const Tables* t) noexcept nogil:
-    # The family the uint64 vector code runs for these tables, or -1 for none:
-    # LAZY (64-bit Shoup), or MONTGOMERY when its tables use R = 2^52 (IFMA).
+    # The family code of the uint64 vector code (_simd64_ifma.h) for these tables,
+    # or -1 for none: LAZY (64-bit Shoup), MONTGOMERY with R = 2^52 (IFMA) or 2^64.
     if t.family == LAZY:
         return LAZY
-    return MONTGOMERY if ifma(t) else -1
+    if t.family == MONTGOMERY:
+        return NTT_SIMD64_MONT52 if ifma(t) else NTT_SIMD64_MONT64
+    return -1
+
+
+cdef inline uint64_t simd64_pinv(const Modulus* m) noexcept nogil:
+    # The Montgomery constant that family code expects: -p^-1 mod 2^52 or p^-1 mod 2^64.
+    return m.mont52_pinv if m.mont_bits == 52 else m.mont_pinv
 
 
 cdef inline Py_ssize_t simd64_run(int forward, uint64_t* a, Py_ssize_t half, Py_ssize_t j0,
@@ -271,7 +280,7 @@ cdef inline Py_ssize_t simd64_run(int forward, uint64_t* a, Py_ssize_t half, Py_
         return 0
     return ntt_simd64_run(forward, a + j0, a + half + j0, tw + half + j0,
                           twq + half + j0 if twq != NULL else NULL, j1 - j0,
-                          t.mod.p, t.mod.mont52_pinv, family)
+                          t.mod.p, simd64_pinv(&t.mod), family)
 
 
 cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, const Tables* t,
@@ -286,7 +295,7 @@ cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, cons
     else:
         return simd64_family(t) >= 0 and ntt_simd64_small_stages(
             forward, a, size, <const uint64_t*>tw, <const uint64_t*>twq, t.mod.p,
-            t.mod.mont52_pinv, simd64_family(t))
+            simd64_pinv(&t.mod), simd64_family(t))
 
 
 cdef inline Py_ssize_t small_half(lane_t* a) noexcept nogil:
@@ -342,7 +351,7 @@ cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
                               <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
     elif simd64_family(t) >= 0:
         j0 += ntt_simd64_run4(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw,
-                              <const uint64_t*>t.fwd_tw_q, t.mod.p, t.mod.mont52_pinv,
+                              <const uint64_t*>t.fwd_tw_q, t.mod.p, simd64_pinv(&t.mod),
                               simd64_family(t))
     if j0 < j1:
         dif_run(a, half, j0, j1, t)
@@ -361,7 +370,7 @@ cdef inline void dit_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
                               <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
     elif simd64_family(t) >= 0:
         j0 += ntt_simd64_run4(0, a, half, j0, j1, <const uint64_t*>tw, <const uint64_t*>twq,
-                              t.mod.p, t.mod.mont52_pinv, simd64_family(t))
+                              t.mod.p, simd64_pinv(&t.mod), simd64_family(t))
     if j0 < j1:
         dit_run(a, q, j0, j1, t, tw, twq)
         dit_run(a + half, q, j0, j1, t, tw, twq)
@@ -917,8 +926,9 @@ cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize
         return
     if lane_t is uint32_t:
         i = ntt_simd32_pointwise(a, b, out, count, <uint32_t>m.p, <uint32_t>m.mont_pinv, c)
-    elif m.mont_bits == 52:
-        i = ntt_simd64_pointwise(a, b, out, count, m.p, m.mont52_pinv, c)
+    else:
+        i = ntt_simd64_pointwise(a, b, out, count, m.p, simd64_pinv(m), c,
+                                 NTT_SIMD64_MONT52 if m.mont_bits == 52 else NTT_SIMD64_MONT64)
     while i < count:
         out[i] = mul_family(mul_family(a[i], b[i], 0, m, MONTGOMERY), c, 0, m, MONTGOMERY)
         i += 1

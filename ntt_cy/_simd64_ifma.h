@@ -6,6 +6,8 @@
  *   with R = 2^52.  Values stay in [0, p); twiddles are stored as w * 2^52 mod p
  *   (the build reports this through ntt_simd64_montgomery_bits so the tables and
  *   the scalar tail code agree).
+ *   MONTGOMERY with R = 2^64 for odd p >= 2^52 (family code NTT_SIMD64_MONT64):
+ *   the scalar mont_mul64 lane for lane, 128-bit products from vpmuludq pieces.
  *   LAZY (Harvey, Shoup twiddles with 64-bit quotients) for 4p <= 2^64: the same
  *   ranges as the scalar dif_run_lazy / dit_run_lazy (DIF [0, 2p), DIT [0, 4p)).
  *   AVX-512 has no 64x64 -> 128-bit product: the Shoup quotient's high word is
@@ -22,6 +24,11 @@
 #ifndef NTT_SIMD_LAZY
 #define NTT_SIMD_LAZY 2
 #endif
+/* Family codes of the uint64 functions: 0 = MONTGOMERY R = 2^52 (IFMA), LAZY,
+ * and MONTGOMERY R = 2^64; `pinv` is -p^-1 mod 2^52 for the first, p^-1 mod
+ * 2^64 for the last, unused for LAZY. */
+#define NTT_SIMD64_MONT52 0
+#define NTT_SIMD64_MONT64 3
 
 #if defined(__AVX512F__) && defined(__AVX512IFMA__) && defined(__AVX512DQ__)
 #include <immintrin.h>
@@ -66,6 +73,37 @@ static inline __m512i ntt_v64_shoup(__m512i a, __m512i w, __m512i wq, const ntt_
     return _mm512_sub_epi64(_mm512_mullo_epi64(a, w), _mm512_mullo_epi64(q, m->p));
 }
 
+/* Montgomery, R = 2^64, as the scalar mont_mul64: a < 2^64, b < p, p odd, pinv =
+ * p^-1 mod 2^64.  T = a b < p 2^64; m = lo(T) pinv; hi(T) - hi(m p) in (-p, p)
+ * -> [0, p).  lo(T) comes from the same four 32x32 pieces as hi(T). */
+static inline __m512i ntt_v64_mont64(__m512i a, __m512i b, const ntt_v64_mod *m) {
+    const __m512i low32 = _mm512_set1_epi64(0xffffffffLL);
+    __m512i a1 = _mm512_srli_epi64(a, 32), b1 = _mm512_srli_epi64(b, 32);
+    __m512i ll = _mm512_mul_epu32(a, b), lh = _mm512_mul_epu32(a, b1);
+    __m512i hl = _mm512_mul_epu32(a1, b), hh = _mm512_mul_epu32(a1, b1);
+    __m512i mid = _mm512_add_epi64(_mm512_srli_epi64(ll, 32), _mm512_and_si512(lh, low32));
+    mid = _mm512_add_epi64(mid, _mm512_and_si512(hl, low32));
+    __m512i h1 = _mm512_add_epi64(hh, _mm512_srli_epi64(lh, 32));
+    h1 = _mm512_add_epi64(h1, _mm512_add_epi64(_mm512_srli_epi64(hl, 32),
+                                               _mm512_srli_epi64(mid, 32)));
+    __m512i lo = _mm512_or_si512(_mm512_slli_epi64(mid, 32), _mm512_and_si512(ll, low32));
+    __m512i h2 = ntt_v64_mulhi(_mm512_mullo_epi64(lo, m->pinv), m->p);
+    __m512i r = _mm512_sub_epi64(h1, h2);
+    return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(h1, h2), r, m->p);
+}
+
+/* a, b in [0, p), any p < 2^64 (no overflow: compares against p - b). */
+static inline __m512i ntt_v64_add_any(__m512i a, __m512i b, const ntt_v64_mod *m) {
+    __m512i t = _mm512_sub_epi64(m->p, b);
+    __m512i r = _mm512_sub_epi64(a, t);
+    return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(a, t), r, m->p);
+}
+
+static inline __m512i ntt_v64_sub_any(__m512i a, __m512i b, const ntt_v64_mod *m) {
+    __m512i r = _mm512_sub_epi64(a, b);
+    return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(a, b), r, m->p);
+}
+
 /* x in [0, 4p) -> [0, 2p) when 4p <= 2^64 (x - 2p wraps above x when x < 2p). */
 static inline __m512i ntt_v64_fold2p(__m512i x, const ntt_v64_mod *m) {
     return _mm512_min_epu64(x, _mm512_sub_epi64(x, m->two_p));
@@ -107,6 +145,18 @@ static inline void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, 
             __m512i t = ntt_v64_shoup(*v, w, wq, m);
             *u = _mm512_add_epi64(x, t);
             *v = _mm512_add_epi64(_mm512_sub_epi64(x, t), m->two_p);
+        }
+        return;
+    }
+    if (m->family == NTT_SIMD64_MONT64) {   /* in/out [0, p) */
+        if (forward) {
+            __m512i d = ntt_v64_sub_any(*u, *v, m);
+            *u = ntt_v64_add_any(*u, *v, m);
+            *v = ntt_v64_mont64(d, w, m);
+        } else {
+            __m512i t = ntt_v64_mont64(*v, w, m);
+            *v = ntt_v64_sub_any(*u, t, m);
+            *u = ntt_v64_add_any(*u, t, m);
         }
         return;
     }
@@ -233,16 +283,24 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
     return 1;
 }
 
-/* out[i] = mont52(mont52(a[i], b[i]), c): with c = f 2^104 mod p this is a*b*f mod p.
- * a, b, c in [0, p), p odd < 2^52; out in [0, p).  Returns the count done (mult. of 8). */
+/* out[i] = mont(mont(a[i], b[i]), c) with R = 2^52 (family NTT_SIMD64_MONT52, p < 2^52)
+ * or 2^64 (NTT_SIMD64_MONT64): with c = f R^2 mod p this is a*b*f mod p.  a, b, c in
+ * [0, p), p odd; out in [0, p).  Returns the count done (multiple of 8). */
 static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
-                                          size_t count, uint64_t p, uint64_t pinv52, uint64_t c) {
-    ntt_v64_mod m = ntt_v64_modulus(p, pinv52, 0);
+                                          size_t count, uint64_t p, uint64_t pinv, uint64_t c,
+                                          int family) {
+    ntt_v64_mod m = ntt_v64_modulus(p, pinv, family);
     __m512i vc = _mm512_set1_epi64((long long)c);
     size_t i, done = count & ~(size_t)7;
+    if (family != NTT_SIMD64_MONT52 && family != NTT_SIMD64_MONT64)
+        return 0;
     for (i = 0; i < done; i += 8) {
-        __m512i x = ntt_v64_mont(_mm512_loadu_si512(a + i), _mm512_loadu_si512(b + i), &m);
-        _mm512_storeu_si512(out + i, ntt_v64_mont(x, vc, &m));
+        __m512i x = _mm512_loadu_si512(a + i), y = _mm512_loadu_si512(b + i);
+        if (family == NTT_SIMD64_MONT64)
+            x = ntt_v64_mont64(ntt_v64_mont64(x, y, &m), vc, &m);
+        else
+            x = ntt_v64_mont(ntt_v64_mont(x, y, &m), vc, &m);
+        _mm512_storeu_si512(out + i, x);
     }
     return done;
 }
@@ -271,8 +329,9 @@ static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t 
 }
 
 static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
-                                          size_t count, uint64_t p, uint64_t pinv52, uint64_t c) {
-    (void)a; (void)b; (void)out; (void)count; (void)p; (void)pinv52; (void)c;
+                                          size_t count, uint64_t p, uint64_t pinv, uint64_t c,
+                                          int family) {
+    (void)a; (void)b; (void)out; (void)count; (void)p; (void)pinv; (void)c; (void)family;
     return 0;
 }
 
