@@ -45,22 +45,22 @@ cdef extern from "_simd32_avx512.h" nogil:
                                 int family)
 
 cdef extern from "_simd64_ifma.h" nogil:
-    # uint64 lanes where the build has AVX-512 IFMA: Montgomery with R = 2^52 and
-    # LAZY (64-bit Shoup); elsewhere montgomery_bits is 64 and the functions do
-    # nothing (return 0).  `family` is simd64_family(t), `pinv52` simd64_pinv.
-    int NTT_SIMD64_MONT52, NTT_SIMD64_MONT64
+    # uint64 lanes where the build has AVX-512 IFMA: every family (Montgomery with
+    # R = 2^52 or 2^64, Barrett, LAZY); elsewhere montgomery_bits is 64 and the
+    # functions do nothing (return 0).  Parameters from simd64_params().
+    int NTT_SIMD64_MONT52, NTT_SIMD64_BARRETT, NTT_SIMD64_MONT64
+    ctypedef struct ntt_simd64_params:
+        uint64_t p, pinv, barrett_d, barrett_v
+        int barrett_shift, family
     int ntt_simd64_montgomery_bits(uint64_t p)
     size_t ntt_simd64_run(int forward, uint64_t* x, uint64_t* y, const uint64_t* w,
-                          const uint64_t* wq, size_t count, uint64_t p, uint64_t pinv52,
-                          int family)
+                          const uint64_t* wq, size_t count, const ntt_simd64_params* prm)
     size_t ntt_simd64_run4(int forward, uint64_t* a, size_t h, size_t j0, size_t j1,
-                           const uint64_t* tw, const uint64_t* twq, uint64_t p,
-                           uint64_t pinv52, int family)
+                           const uint64_t* tw, const uint64_t* twq, const ntt_simd64_params* prm)
     size_t ntt_simd64_pointwise(const uint64_t* a, const uint64_t* b, uint64_t* out,
-                                size_t count, uint64_t p, uint64_t pinv, uint64_t c,
-                                int family)
+                                size_t count, uint64_t c, const ntt_simd64_params* prm)
     int ntt_simd64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
-                                const uint64_t* twq, uint64_t p, uint64_t pinv52, int family)
+                                const uint64_t* twq, const ntt_simd64_params* prm)
 
 cdef extern from *:
     """
@@ -253,38 +253,34 @@ cdef inline Py_ssize_t simd_run(int forward, uint32_t* a, Py_ssize_t half, Py_ss
                           t.family)
 
 
-cdef inline bint ifma(const Tables* t) noexcept nogil:
-    return t.family == MONTGOMERY and t.mod.mont_bits == 52
-
-
-cdef inline int simd64_family(const Tables* t) noexcept nogil:
-    # The family code of the uint64 vector code (_simd64_ifma.h) for these tables,
-    # or -1 for none: LAZY (64-bit Shoup), MONTGOMERY with R = 2^52 (IFMA) or 2^64.
-    if t.family == LAZY:
-        return LAZY
-    if t.family == MONTGOMERY:
-        return NTT_SIMD64_MONT52 if ifma(t) else NTT_SIMD64_MONT64
-    return -1
-
-
-cdef inline uint64_t simd64_pinv(const Modulus* m) noexcept nogil:
-    # The Montgomery constant that family code expects: -p^-1 mod 2^52 or p^-1 mod 2^64.
-    return m.mont52_pinv if m.mont_bits == 52 else m.mont_pinv
+cdef inline ntt_simd64_params simd64_params(const Modulus* m, int family) noexcept nogil:
+    # The modulus for _simd64_ifma.h in `family` (a Tables family code).
+    cdef ntt_simd64_params prm
+    prm.p = m.p
+    prm.pinv = m.mont52_pinv if m.mont_bits == 52 else m.mont_pinv
+    prm.barrett_d = m.barrett_d
+    prm.barrett_v = m.barrett_v
+    prm.barrett_shift = m.barrett_shift
+    if family == MONTGOMERY:
+        prm.family = NTT_SIMD64_MONT52 if m.mont_bits == 52 else NTT_SIMD64_MONT64
+    elif family == BARRETT:
+        prm.family = NTT_SIMD64_BARRETT
+    else:
+        prm.family = LAZY
+    return prm
 
 
 cdef inline Py_ssize_t simd64_run(int forward, uint64_t* a, Py_ssize_t half, Py_ssize_t j0,
                                   Py_ssize_t j1, const uint64_t* tw, const uint64_t* twq,
                                   const Tables* t) noexcept nogil:
-    cdef int family = simd64_family(t)
-    if family < 0:
-        return 0
+    cdef ntt_simd64_params prm = simd64_params(&t.mod, t.family)
     return ntt_simd64_run(forward, a + j0, a + half + j0, tw + half + j0,
-                          twq + half + j0 if twq != NULL else NULL, j1 - j0,
-                          t.mod.p, simd64_pinv(&t.mod), family)
+                          twq + half + j0 if twq != NULL else NULL, j1 - j0, &prm)
 
 
 cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, const Tables* t,
                                    const void* tw, const void* twq) noexcept nogil:
+    cdef ntt_simd64_params prm
     # The last (DIF) or first (DIT) stages of half-length <= SMALL_HALF in registers,
     # with stage twiddles tw/twq: uint32 lanes (every family) in AVX-512 builds,
     # uint64 in IFMA builds (LAZY, or MONTGOMERY with R = 2^52).
@@ -293,9 +289,9 @@ cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, cons
                                        <const uint32_t*>twq, <uint32_t>t.mod.p,
                                        <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
     else:
-        return simd64_family(t) >= 0 and ntt_simd64_small_stages(
-            forward, a, size, <const uint64_t*>tw, <const uint64_t*>twq, t.mod.p,
-            simd64_pinv(&t.mod), simd64_family(t))
+        prm = simd64_params(&t.mod, t.family)
+        return ntt_simd64_small_stages(forward, a, size, <const uint64_t*>tw,
+                                       <const uint64_t*>twq, &prm)
 
 
 cdef inline Py_ssize_t small_half(lane_t* a) noexcept nogil:
@@ -341,6 +337,7 @@ cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
 
 cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
                           const Tables* t) noexcept nogil:
+    cdef ntt_simd64_params prm
     # DIF stages `half` and `half/2` on the block a[0:2*half], groups j0 <= j < j1
     # of [0, half/2) (see ntt_simd32_run4): vector radix-4 where available, the
     # same butterflies as two radix-2 runs otherwise.
@@ -349,10 +346,10 @@ cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
         j0 += ntt_simd32_run4(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw,
                               <const uint32_t*>t.fwd_tw_q, <uint32_t>t.mod.p,
                               <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
-    elif simd64_family(t) >= 0:
+    else:
+        prm = simd64_params(&t.mod, t.family)
         j0 += ntt_simd64_run4(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw,
-                              <const uint64_t*>t.fwd_tw_q, t.mod.p, simd64_pinv(&t.mod),
-                              simd64_family(t))
+                              <const uint64_t*>t.fwd_tw_q, &prm)
     if j0 < j1:
         dif_run(a, half, j0, j1, t)
         dif_run(a, half, q + j0, q + j1, t)
@@ -362,15 +359,17 @@ cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
 
 cdef inline void dit_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
                           const Tables* t, const void* tw, const void* twq) noexcept nogil:
+    cdef ntt_simd64_params prm
     # DIT stages `half/2` then `half` on a[0:2*half], groups j0 <= j < j1 of [0, half/2).
     cdef Py_ssize_t q = half >> 1
     if lane_t is uint32_t:
         j0 += ntt_simd32_run4(0, a, half, j0, j1, <const uint32_t*>tw,
                               <const uint32_t*>twq, <uint32_t>t.mod.p,
                               <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
-    elif simd64_family(t) >= 0:
+    else:
+        prm = simd64_params(&t.mod, t.family)
         j0 += ntt_simd64_run4(0, a, half, j0, j1, <const uint64_t*>tw, <const uint64_t*>twq,
-                              t.mod.p, simd64_pinv(&t.mod), simd64_family(t))
+                              &prm)
     if j0 < j1:
         dit_run(a, q, j0, j1, t, tw, twq)
         dit_run(a + half, q, j0, j1, t, tw, twq)
@@ -919,6 +918,7 @@ def pointwise_mul(const lane_t[:, ::1] a, const lane_t[:, ::1] b, lane_t[:, ::1]
 
 cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize_t count,
                          const Modulus* m, lane_t c, bint montgomery) noexcept nogil:
+    cdef ntt_simd64_params prm
     cdef Py_ssize_t i = 0
     if not montgomery:
         for i in range(count):
@@ -927,8 +927,8 @@ cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize
     if lane_t is uint32_t:
         i = ntt_simd32_pointwise(a, b, out, count, <uint32_t>m.p, <uint32_t>m.mont_pinv, c)
     else:
-        i = ntt_simd64_pointwise(a, b, out, count, m.p, simd64_pinv(m), c,
-                                 NTT_SIMD64_MONT52 if m.mont_bits == 52 else NTT_SIMD64_MONT64)
+        prm = simd64_params(m, MONTGOMERY)
+        i = ntt_simd64_pointwise(a, b, out, count, c, &prm)
     while i < count:
         out[i] = mul_family(mul_family(a[i], b[i], 0, m, MONTGOMERY), c, 0, m, MONTGOMERY)
         i += 1

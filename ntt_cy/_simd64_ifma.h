@@ -6,8 +6,9 @@
  *   with R = 2^52.  Values stay in [0, p); twiddles are stored as w * 2^52 mod p
  *   (the build reports this through ntt_simd64_montgomery_bits so the tables and
  *   the scalar tail code agree).
- *   MONTGOMERY with R = 2^64 for odd p >= 2^52 (family code NTT_SIMD64_MONT64):
- *   the scalar mont_mul64 lane for lane, 128-bit products from vpmuludq pieces.
+ *   MONTGOMERY with R = 2^64 for odd p >= 2^52, and BARRETT for any p < 2^64: the
+ *   scalar mont_mul64 / barrett_mul64 lane for lane, 128-bit products built from
+ *   32x32-bit vpmuludq pieces (AVX-512 has no 64x64 -> 128-bit product).
  *   LAZY (Harvey, Shoup twiddles with 64-bit quotients) for 4p <= 2^64: the same
  *   ranges as the scalar dif_run_lazy / dit_run_lazy (DIF [0, 2p), DIT [0, 4p)).
  *   AVX-512 has no 64x64 -> 128-bit product: the Shoup quotient's high word is
@@ -24,11 +25,21 @@
 #ifndef NTT_SIMD_LAZY
 #define NTT_SIMD_LAZY 2
 #endif
-/* Family codes of the uint64 functions: 0 = MONTGOMERY R = 2^52 (IFMA), LAZY,
- * and MONTGOMERY R = 2^64; `pinv` is -p^-1 mod 2^52 for the first, p^-1 mod
- * 2^64 for the last, unused for LAZY. */
+/* Family codes of the uint64 functions: MONTGOMERY with R = 2^52 (IFMA) or 2^64,
+ * BARRETT (Moller-Granlund, any p < 2^64) and LAZY. */
 #define NTT_SIMD64_MONT52 0
+#define NTT_SIMD64_BARRETT 1
 #define NTT_SIMD64_MONT64 3
+
+/* The modulus as the uint64 functions need it (filled by the Cython side). */
+typedef struct {
+    uint64_t p;
+    uint64_t pinv;           /* MONT52: -p^-1 mod 2^52; MONT64: p^-1 mod 2^64 */
+    uint64_t barrett_d;      /* BARRETT: p << shift (top bit set) */
+    uint64_t barrett_v;      /* BARRETT: floor((2^128 - 1) / d) - 2^64 */
+    int barrett_shift;       /* BARRETT: clz(p) */
+    int family;              /* one of the codes above, or NTT_SIMD_LAZY */
+} ntt_simd64_params;
 
 #if defined(__AVX512F__) && defined(__AVX512IFMA__) && defined(__AVX512DQ__)
 #include <immintrin.h>
@@ -37,24 +48,34 @@ static inline int ntt_simd64_montgomery_bits(uint64_t p) {
     return (p & 1) && p < ((uint64_t)1 << 52) ? 52 : 64;
 }
 
-typedef struct { __m512i p, two_p, pinv, zero, one; int family; } ntt_v64_mod;
+typedef struct {
+    __m512i p, two_p, pinv, zero, one, d, v;
+    __m128i shift, rshift;
+    int family;
+} ntt_v64_mod;
 
-static inline ntt_v64_mod ntt_v64_modulus(uint64_t p, uint64_t pinv52, int family) {
+/* Vector constants of prm; `family` is passed as a literal by the dispatchers below
+ * so that each family gets its own specialised loops. */
+static inline __attribute__((always_inline)) ntt_v64_mod ntt_v64_modulus(const ntt_simd64_params *prm, int family) {
     ntt_v64_mod m;
-    m.p = _mm512_set1_epi64((long long)p);
-    m.two_p = _mm512_set1_epi64((long long)(2 * p));
-    m.pinv = _mm512_set1_epi64((long long)pinv52);
+    m.p = _mm512_set1_epi64((long long)prm->p);
+    m.two_p = _mm512_set1_epi64((long long)(2 * prm->p));
+    m.pinv = _mm512_set1_epi64((long long)prm->pinv);
     m.zero = _mm512_setzero_si512();
     m.one = _mm512_set1_epi64(1);
+    m.d = _mm512_set1_epi64((long long)prm->barrett_d);
+    m.v = _mm512_set1_epi64((long long)prm->barrett_v);
+    m.shift = _mm_cvtsi32_si128(prm->barrett_shift);
+    m.rshift = _mm_cvtsi32_si128(64 - prm->barrett_shift);
     m.family = family;
     return m;
 }
 
-/* High 64 bits of the 128-bit products a*b, lane by lane.  With a = a1 2^32 + a0
+/* The 128-bit products a*b = hi 2^64 + lo, lane by lane.  With a = a1 2^32 + a0
  * and b = b1 2^32 + b0: a*b = a1b1 2^64 + (a0b1 + a1b0) 2^32 + a0b0, and the
  * middle column mid = lo32(a0b1) + lo32(a1b0) + hi32(a0b0) < 3 2^32 carries
  * mid >> 32 into the high word.  Exact for all a, b < 2^64. */
-static inline __m512i ntt_v64_mulhi(__m512i a, __m512i b) {
+static inline __attribute__((always_inline)) __m512i ntt_v64_mul_wide(__m512i a, __m512i b, __m512i *lo) {
     const __m512i low32 = _mm512_set1_epi64(0xffffffffLL);
     __m512i a1 = _mm512_srli_epi64(a, 32), b1 = _mm512_srli_epi64(b, 32);
     __m512i ll = _mm512_mul_epu32(a, b), lh = _mm512_mul_epu32(a, b1);
@@ -63,12 +84,19 @@ static inline __m512i ntt_v64_mulhi(__m512i a, __m512i b) {
     mid = _mm512_add_epi64(mid, _mm512_and_si512(hl, low32));
     __m512i hi = _mm512_add_epi64(hh, _mm512_srli_epi64(lh, 32));
     hi = _mm512_add_epi64(hi, _mm512_srli_epi64(hl, 32));
+    *lo = _mm512_or_si512(_mm512_slli_epi64(mid, 32), _mm512_and_si512(ll, low32));
     return _mm512_add_epi64(hi, _mm512_srli_epi64(mid, 32));
+}
+
+/* High words only (the compiler drops the unused low word). */
+static inline __attribute__((always_inline)) __m512i ntt_v64_mulhi(__m512i a, __m512i b) {
+    __m512i lo;
+    return ntt_v64_mul_wide(a, b, &lo);
 }
 
 /* Shoup, 64-bit: a < 2^64, w < p, wq = floor(w 2^64 / p), p < 2^63 -> [0, 2p),
  * lane for lane the scalar shoup_mul64 (q = hi(a wq), a w - q p mod 2^64). */
-static inline __m512i ntt_v64_shoup(__m512i a, __m512i w, __m512i wq, const ntt_v64_mod *m) {
+static inline __attribute__((always_inline)) __m512i ntt_v64_shoup(__m512i a, __m512i w, __m512i wq, const ntt_v64_mod *m) {
     __m512i q = ntt_v64_mulhi(a, wq);
     return _mm512_sub_epi64(_mm512_mullo_epi64(a, w), _mm512_mullo_epi64(q, m->p));
 }
@@ -76,20 +104,28 @@ static inline __m512i ntt_v64_shoup(__m512i a, __m512i w, __m512i wq, const ntt_
 /* Montgomery, R = 2^64, as the scalar mont_mul64: a < 2^64, b < p, p odd, pinv =
  * p^-1 mod 2^64.  T = a b < p 2^64; m = lo(T) pinv; hi(T) - hi(m p) in (-p, p)
  * -> [0, p).  lo(T) comes from the same four 32x32 pieces as hi(T). */
-static inline __m512i ntt_v64_mont64(__m512i a, __m512i b, const ntt_v64_mod *m) {
-    const __m512i low32 = _mm512_set1_epi64(0xffffffffLL);
-    __m512i a1 = _mm512_srli_epi64(a, 32), b1 = _mm512_srli_epi64(b, 32);
-    __m512i ll = _mm512_mul_epu32(a, b), lh = _mm512_mul_epu32(a, b1);
-    __m512i hl = _mm512_mul_epu32(a1, b), hh = _mm512_mul_epu32(a1, b1);
-    __m512i mid = _mm512_add_epi64(_mm512_srli_epi64(ll, 32), _mm512_and_si512(lh, low32));
-    mid = _mm512_add_epi64(mid, _mm512_and_si512(hl, low32));
-    __m512i h1 = _mm512_add_epi64(hh, _mm512_srli_epi64(lh, 32));
-    h1 = _mm512_add_epi64(h1, _mm512_add_epi64(_mm512_srli_epi64(hl, 32),
-                                               _mm512_srli_epi64(mid, 32)));
-    __m512i lo = _mm512_or_si512(_mm512_slli_epi64(mid, 32), _mm512_and_si512(ll, low32));
+static inline __attribute__((always_inline)) __m512i ntt_v64_mont64(__m512i a, __m512i b, const ntt_v64_mod *m) {
+    __m512i lo, h1 = ntt_v64_mul_wide(a, b, &lo);
     __m512i h2 = ntt_v64_mulhi(_mm512_mullo_epi64(lo, m->pinv), m->p);
     __m512i r = _mm512_sub_epi64(h1, h2);
     return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(h1, h2), r, m->p);
+}
+
+/* Barrett, 64-bit, as the scalar barrett_mul64 lane for lane (Moller & Granlund
+ * 2011, Algorithm 4): a < 2^64, b < p -> [0, p) for every p < 2^64.  Shifts by
+ * a count register give 0 for a count of 64, so shift = 0 needs no special case. */
+static inline __attribute__((always_inline)) __m512i ntt_v64_barrett(__m512i a, __m512i b, const ntt_v64_mod *m) {
+    __m512i lo, hi = ntt_v64_mul_wide(a, b, &lo);
+    __m512i n1 = _mm512_or_si512(_mm512_sll_epi64(hi, m->shift), _mm512_srl_epi64(lo, m->rshift));
+    __m512i n0 = _mm512_sll_epi64(lo, m->shift);
+    __m512i q0, q1 = ntt_v64_mul_wide(m->v, n1, &q0);
+    q0 = _mm512_add_epi64(q0, n0);
+    q1 = _mm512_add_epi64(q1, _mm512_add_epi64(n1, m->one));
+    q1 = _mm512_mask_add_epi64(q1, _mm512_cmplt_epu64_mask(q0, n0), q1, m->one);
+    __m512i r = _mm512_sub_epi64(n0, _mm512_mullo_epi64(q1, m->d));
+    r = _mm512_mask_add_epi64(r, _mm512_cmpgt_epu64_mask(r, q0), r, m->d);
+    r = _mm512_mask_sub_epi64(r, _mm512_cmpge_epu64_mask(r, m->d), r, m->d);
+    return _mm512_srl_epi64(r, m->shift);
 }
 
 /* a, b in [0, p), any p < 2^64 (no overflow: compares against p - b). */
@@ -113,7 +149,7 @@ static inline __m512i ntt_v64_fold2p(__m512i x, const ntt_v64_mod *m) {
  * T = a*b < 2^52 p; m = lo52(T) * pinv mod 2^52 makes T + m p divisible by 2^52,
  * the low halves adding to 2^52 exactly when lo52(T) != 0 (the carry below), and
  * (T + m p) / 2^52 < 2p, folded once. */
-static inline __m512i ntt_v64_mont(__m512i a, __m512i b, const ntt_v64_mod *m) {
+static inline __attribute__((always_inline)) __m512i ntt_v64_mont(__m512i a, __m512i b, const ntt_v64_mod *m) {
     __m512i lo = _mm512_madd52lo_epu64(m->zero, a, b);
     __m512i hi = _mm512_madd52hi_epu64(m->zero, a, b);
     __m512i q = _mm512_madd52lo_epu64(m->zero, lo, m->pinv);
@@ -133,7 +169,7 @@ static inline __m512i ntt_v64_sub(__m512i a, __m512i b, const ntt_v64_mod *m) {
     return _mm512_min_epu64(d, _mm512_sub_epi64(d, m->p));
 }
 
-static inline void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, __m512i wq,
+static inline __attribute__((always_inline)) void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, __m512i wq,
                                 const ntt_v64_mod *m) {
     if (m->family == NTT_SIMD_LAZY) {
         if (forward) {          /* DIF: in/out [0, 2p) */
@@ -148,13 +184,14 @@ static inline void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, 
         }
         return;
     }
-    if (m->family == NTT_SIMD64_MONT64) {   /* in/out [0, p) */
+    if (m->family == NTT_SIMD64_MONT64 || m->family == NTT_SIMD64_BARRETT) {  /* [0, p) */
+        int barrett = m->family == NTT_SIMD64_BARRETT;
         if (forward) {
             __m512i d = ntt_v64_sub_any(*u, *v, m);
             *u = ntt_v64_add_any(*u, *v, m);
-            *v = ntt_v64_mont64(d, w, m);
+            *v = barrett ? ntt_v64_barrett(d, w, m) : ntt_v64_mont64(d, w, m);
         } else {
-            __m512i t = ntt_v64_mont64(*v, w, m);
+            __m512i t = barrett ? ntt_v64_barrett(*v, w, m) : ntt_v64_mont64(*v, w, m);
             *v = ntt_v64_sub_any(*u, t, m);
             *u = ntt_v64_add_any(*u, t, m);
         }
@@ -172,10 +209,10 @@ static inline void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, 
 }
 
 /* Butterflies j < count of one stage; returns how many were done (multiple of 8). */
-static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
-                                    const uint64_t *wq, size_t count, uint64_t p,
-                                    uint64_t pinv52, int family) {
-    ntt_v64_mod m = ntt_v64_modulus(p, pinv52, family);
+static inline __attribute__((always_inline)) size_t
+ntt_v64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const uint64_t *wq,
+                 size_t count, const ntt_simd64_params *prm, int family) {
+    ntt_v64_mod m = ntt_v64_modulus(prm, family);
     int lazy = family == NTT_SIMD_LAZY;
     size_t j, done = count & ~(size_t)7;
     for (j = 0; j < done; j += 8) {
@@ -189,10 +226,10 @@ static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const
 }
 
 /* Radix-4 pass as ntt_simd32_run4 (see _simd32_avx512.h), 8 groups per vector. */
-static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint64_t *tw, const uint64_t *twq, uint64_t p,
-                                     uint64_t pinv52, int family) {
-    ntt_v64_mod m = ntt_v64_modulus(p, pinv52, family);
+static inline __attribute__((always_inline)) size_t
+ntt_v64_run4_body(int forward, uint64_t *a, size_t h, size_t j0, size_t j1, const uint64_t *tw,
+                  const uint64_t *twq, const ntt_simd64_params *prm, int family) {
+    ntt_v64_mod m = ntt_v64_modulus(prm, family);
     int lazy = family == NTT_SIMD_LAZY;
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)7;
     if (q % 8)
@@ -250,12 +287,10 @@ static const int64_t ntt_v64_wi[3][8] __attribute__((aligned(64))) = {
  * a[0:size], 16 elements (two registers) at a time; lane l of the gathered X/Y
  * vectors is block l/h, offset l%h.  Returns 1 when done, 0 if size is not a
  * multiple of 16.  tw + h .. tw + h + 7 must be in the table (n >= 16). */
-static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
-                                          const uint64_t *tw, const uint64_t *twq, uint64_t p,
-                                          uint64_t pinv52, int family) {
-    if (size < 16 || (size & 15))
-        return 0;
-    ntt_v64_mod m = ntt_v64_modulus(p, pinv52, family);
+static inline __attribute__((always_inline)) int
+ntt_v64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
+                   const uint64_t *twq, const ntt_simd64_params *prm, int family) {
+    ntt_v64_mod m = ntt_v64_modulus(prm, family);
     __m512i gx[3], gy[3], blo[3], bhi[3], w[3], wq[3];
     for (int k = 0; k < 3; k++) {          /* k = 0, 1, 2 <-> h = 4, 2, 1 */
         __m512i wi = _mm512_load_si512(ntt_v64_wi[k]);
@@ -287,22 +322,53 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
  * or 2^64 (NTT_SIMD64_MONT64): with c = f R^2 mod p this is a*b*f mod p.  a, b, c in
  * [0, p), p odd; out in [0, p).  Returns the count done (multiple of 8). */
 static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
-                                          size_t count, uint64_t p, uint64_t pinv, uint64_t c,
-                                          int family) {
-    ntt_v64_mod m = ntt_v64_modulus(p, pinv, family);
+                                          size_t count, uint64_t c,
+                                          const ntt_simd64_params *prm) {
+    ntt_v64_mod m = ntt_v64_modulus(prm, prm->family);
     __m512i vc = _mm512_set1_epi64((long long)c);
     size_t i, done = count & ~(size_t)7;
-    if (family != NTT_SIMD64_MONT52 && family != NTT_SIMD64_MONT64)
+    if (prm->family != NTT_SIMD64_MONT52 && prm->family != NTT_SIMD64_MONT64)
         return 0;
     for (i = 0; i < done; i += 8) {
         __m512i x = _mm512_loadu_si512(a + i), y = _mm512_loadu_si512(b + i);
-        if (family == NTT_SIMD64_MONT64)
+        if (prm->family == NTT_SIMD64_MONT64)
             x = ntt_v64_mont64(ntt_v64_mont64(x, y, &m), vc, &m);
         else
             x = ntt_v64_mont(ntt_v64_mont(x, y, &m), vc, &m);
         _mm512_storeu_si512(out + i, x);
     }
     return done;
+}
+
+/* The entry points: one specialised copy of each loop per family. */
+#define NTT_V64_DISPATCH(BODY, ...)                                                  \
+    switch (prm->family) {                                                            \
+    case NTT_SIMD_LAZY: return BODY(__VA_ARGS__, NTT_SIMD_LAZY);                      \
+    case NTT_SIMD64_MONT52: return BODY(__VA_ARGS__, NTT_SIMD64_MONT52);              \
+    case NTT_SIMD64_MONT64: return BODY(__VA_ARGS__, NTT_SIMD64_MONT64);              \
+    case NTT_SIMD64_BARRETT: return BODY(__VA_ARGS__, NTT_SIMD64_BARRETT);            \
+    default: return 0;                                                                \
+    }
+
+static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
+                                    const uint64_t *wq, size_t count,
+                                    const ntt_simd64_params *prm) {
+    NTT_V64_DISPATCH(ntt_v64_run_body, forward, x, y, w, wq, count, prm)
+}
+
+static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
+                                     const uint64_t *tw, const uint64_t *twq,
+                                     const ntt_simd64_params *prm) {
+    NTT_V64_DISPATCH(ntt_v64_run4_body, forward, a, h, j0, j1, tw, twq, prm)
+}
+
+/* The three last DIF / first DIT stages in registers; 0 if size is not a multiple of 16. */
+static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
+                                          const uint64_t *tw, const uint64_t *twq,
+                                          const ntt_simd64_params *prm) {
+    if (size < 16 || (size & 15))
+        return 0;
+    NTT_V64_DISPATCH(ntt_v64_small_body, forward, a, size, tw, twq, prm)
 }
 
 #else  /* no AVX-512 IFMA in this build: Montgomery keeps R = 2^64, all scalar */
@@ -313,33 +379,30 @@ static inline int ntt_simd64_montgomery_bits(uint64_t p) {
 }
 
 static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
-                                    const uint64_t *wq, size_t count, uint64_t p,
-                                    uint64_t pinv52, int family) {
-    (void)forward; (void)x; (void)y; (void)w; (void)wq; (void)count; (void)p; (void)pinv52;
-    (void)family;
+                                    const uint64_t *wq, size_t count,
+                                    const ntt_simd64_params *prm) {
+    (void)forward; (void)x; (void)y; (void)w; (void)wq; (void)count; (void)prm;
     return 0;
 }
 
 static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint64_t *tw, const uint64_t *twq, uint64_t p,
-                                     uint64_t pinv52, int family) {
-    (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)p;
-    (void)pinv52; (void)family;
+                                     const uint64_t *tw, const uint64_t *twq,
+                                     const ntt_simd64_params *prm) {
+    (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)prm;
     return 0;
 }
 
 static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
-                                          size_t count, uint64_t p, uint64_t pinv, uint64_t c,
-                                          int family) {
-    (void)a; (void)b; (void)out; (void)count; (void)p; (void)pinv; (void)c; (void)family;
+                                          size_t count, uint64_t c,
+                                          const ntt_simd64_params *prm) {
+    (void)a; (void)b; (void)out; (void)count; (void)c; (void)prm;
     return 0;
 }
 
 static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
-                                          const uint64_t *tw, const uint64_t *twq, uint64_t p,
-                                          uint64_t pinv52, int family) {
-    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv52;
-    (void)family;
+                                          const uint64_t *tw, const uint64_t *twq,
+                                          const ntt_simd64_params *prm) {
+    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)prm;
     return 0;
 }
 #endif
