@@ -8,6 +8,7 @@ from ntt_cy._isa import ACTIVE_ISA, kernels
 FAMILY_CODES = kernels.FAMILY_CODES
 TransformTables = kernels.TransformTables
 forward = kernels.forward
+forward_padded = kernels.forward_padded
 inverse = kernels.inverse
 pointwise_mul = kernels.pointwise_mul
 powers = kernels.powers
@@ -17,6 +18,6 @@ montgomery_bits = kernels.montgomery_bits
 shoup_quotients = kernels.shoup_quotients
 garner32_mod = kernels.garner32_mod
 
-__all__ = ["ACTIVE_ISA", "FAMILY_CODES", "TransformTables", "forward", "inverse",
+__all__ = ["ACTIVE_ISA", "FAMILY_CODES", "TransformTables", "forward", "forward_padded", "inverse",
            "pointwise_mul", "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "shoup_quotients",
            "garner32_mod"]

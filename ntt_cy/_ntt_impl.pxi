@@ -40,6 +40,10 @@ cdef extern from "_simd32_avx512.h" nogil:
                            uint64_t mu, int family)
     size_t ntt_simd32_pointwise(const uint32_t* a, const uint32_t* b, uint32_t* out,
                                 size_t count, uint32_t p, uint32_t pinv, uint32_t c)
+    size_t ntt_simd32_run4_padded(uint32_t* a, size_t h, size_t j0, size_t j1,
+                                  const uint32_t* src32, const uint64_t* src64, size_t n_src,
+                                  const uint32_t* tw, const uint32_t* twq, uint32_t p,
+                                  uint32_t pinv, uint64_t mu, int family)
     int ntt_simd32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
                                 const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
                                 int family)
@@ -86,6 +90,10 @@ cdef extern from "_u128.h" nogil:
     uint64_t ntt_div128(uint64_t hi, uint64_t lo, uint64_t p)
 
 ctypedef fused lane_t:
+    uint32_t
+    uint64_t
+
+ctypedef fused source_t:
     uint32_t
     uint64_t
 
@@ -489,20 +497,21 @@ cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
 
 
 cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
-                       const Tables* t) noexcept nogil:
-    # Forward DIF stages of a[0:n]: the large stages (blocks bigger than the chunk c)
-    # sweep the whole array, two at a time, then the rest run chunk by chunk.  With
-    # parts > 1 this is one thread's share inside an OpenMP region (every sweep split
-    # between the threads, a barrier after each sweep).
-    cdef Py_ssize_t half = n >> 1, nchunks = n // c, k
+                       const Tables* t, Py_ssize_t half) noexcept nogil:
+    # Forward DIF stages half, half/2, ..., 1 of a[0:n] (half = n/2 for a whole
+    # transform): the large stages (blocks bigger than the chunk c) sweep the whole
+    # array, two at a time, then the rest run chunk by chunk.  With parts > 1 this is
+    # one thread's share inside an OpenMP region (every sweep split between the
+    # threads, a barrier after each sweep).
+    cdef Py_ssize_t nchunks = n // c, k
     while half >= c:
         dif_large_pass(a, n, half, part, parts, t)
         if parts > 1:
             ntt_cy_barrier()
         half >>= 2 if half >> 1 >= c else 1
-    if c > 1:
+    if half >= 1:
         for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
-            dif_stages(a + k * c, c, c >> 1, t)
+            dif_stages(a + k * c, c, half, t)
 
 
 cdef void dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
@@ -682,7 +691,7 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
     load_forward(src, dst, lo, hi, t)
     if parts > 1:
         ntt_cy_barrier()
-    dif_schedule(dst, n, c, part, parts, t)
+    dif_schedule(dst, n, c, part, parts, t, n >> 1)
     if reduced:   # else LAZY leaves [0, 2p), see forward()
         if parts > 1:
             ntt_cy_barrier()
@@ -718,6 +727,48 @@ cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
             forward_part(src, dst, n, c, t, natural, reduced, threadid(), threads)
     if natural and src == dst:
         bit_reverse(dst, n, t.bitrev)
+
+
+cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py_ssize_t n,
+                            Py_ssize_t j0, Py_ssize_t j1, const Tables* t) noexcept nogil:
+    # DIF stages n/2 and n/4 of a = src[0:n_src] zero-padded to n (n_src <= n/2),
+    # groups j0 <= j < j1 of [0, n/4): straight from src in the vector code (the
+    # padded copy is never written or read back), else by writing the padded values
+    # and running the usual butterflies.
+    cdef Py_ssize_t h = n >> 1, q = n >> 2, j
+    if lane_t is uint32_t:
+        if source_t is uint32_t:
+            j0 += ntt_simd32_run4_padded(a, h, j0, j1, src, NULL, n_src,
+                                         <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q,
+                                         <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
+                                         t.mod.barrett_mu, t.family)
+        else:
+            j0 += ntt_simd32_run4_padded(a, h, j0, j1, NULL, src, n_src,
+                                         <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q,
+                                         <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
+                                         t.mod.barrett_mu, t.family)
+    if j0 >= j1:
+        return
+    for j in range(j0, j1):
+        a[j] = <lane_t>src[j] if j < n_src else 0
+        a[j + q] = <lane_t>src[j + q] if j + q < n_src else 0
+        a[j + h] = 0
+        a[j + h + q] = 0
+    dif_run4(a, h, j0, j1, t)
+
+
+cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, Py_ssize_t n,
+                              Py_ssize_t c, const Tables* t, bint reduced, int part,
+                              int parts) noexcept nogil:
+    cdef Py_ssize_t q = n >> 2, lo = n * part // parts, hi = n * (part + 1) // parts
+    padded_first_pass(src, n_src, a, n, split(q, part, parts), split(q, part + 1, parts), t)
+    if parts > 1:
+        ntt_cy_barrier()
+    dif_schedule(a, n, c, part, parts, t, n >> 3)
+    if reduced:
+        if parts > 1:
+            ntt_cy_barrier()
+        finish_forward(a, lo, hi, t)
 
 
 cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
@@ -783,6 +834,39 @@ def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables
     if not reduced and natural:
         raise ValueError("reduced=False needs bit-reversed output")
     _run(src, dst, tables, threads, natural, True, reduced)
+
+
+def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+                   int threads, bint reduced=True):
+    """Forward NTT (bit-reversed order) of every row of src zero-padded to the plan's
+    length n, into dst (R, n).   # IN src (R, m <= n/2), values < p; OUT dst
+
+    The zero half is never materialised: the first two stages read src directly.
+    reduced=False as in forward()."""
+    cdef Py_ssize_t rows = src.shape[0], m = src.shape[1], n = dst.shape[1], r, c
+    cdef const Tables* t = &tables.c
+    if n != tables.n or dst.shape[0] != rows or n < 8 or 2 * m > n:
+        raise ValueError("internal: forward_padded needs dst (R, n), n >= 8, src (R, <= n/2)")
+    if tables.c.twist != NULL:
+        raise ValueError("internal: forward_padded needs a cyclic plan")
+    if rows == 0:
+        return
+    cdef const source_t* s = &src[0, 0] if m else NULL
+    cdef lane_t* d = &dst[0, 0]
+    with nogil:
+        if threads > 1 and rows >= threads:
+            c = chunk_size(n, 1)
+            for r in prange(rows, num_threads=threads, schedule="static"):
+                forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, 0, 1)
+        else:
+            c = chunk_size(n, threads)
+            for r in range(rows):
+                if threads == 1:
+                    forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, 0, 1)
+                else:
+                    with parallel(num_threads=threads):
+                        forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced,
+                                            threadid(), threads)
 
 
 def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,

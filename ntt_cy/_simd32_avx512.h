@@ -345,6 +345,55 @@ static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, 
     return done;
 }
 
+/* The first two DIF stages (half-lengths h and h/2) of a row a[0:2h] whose input
+ * is src[0:n_src] zero-padded (n_src <= h): x2 = x3 = 0, x0 and x1 read straight
+ * from src (uint32, or uint64 values below 2^32 when src32 is NULL), so the
+ * zero-padded copy is never written or read back.  Groups j0 <= j < j1 of
+ * [0, h/2); same butterflies and ranges as ntt_simd32_run4.  Returns the number
+ * of groups done (a multiple of 16), 0 when h/2 is not a multiple of 16. */
+static inline __m512i ntt_v32_load_src(const uint32_t *src32, const uint64_t *src64,
+                                       size_t n_src, size_t i) {
+    __mmask16 keep = i >= n_src ? 0 : n_src - i >= 16 ? 0xFFFF
+                                       : (__mmask16)((1u << (n_src - i)) - 1);
+    if (src32)
+        return _mm512_maskz_loadu_epi32(keep, src32 + i);
+    __m256i lo = _mm512_cvtepi64_epi32(_mm512_maskz_loadu_epi64((__mmask8)keep, src64 + i));
+    __m256i hi = _mm512_cvtepi64_epi32(
+        _mm512_maskz_loadu_epi64((__mmask8)(keep >> 8), src64 + i + 8));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
+static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
+                                            const uint32_t *src32, const uint64_t *src64,
+                                            size_t n_src, const uint32_t *tw,
+                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                            uint64_t mu, int family) {
+    ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
+    size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
+    int lazy = family == NTT_SIMD_LAZY;
+    if (q % 16)
+        return 0;
+    for (j = j0; j < j0 + done; j += 16) {
+        __m512i x0 = ntt_v32_load_src(src32, src64, n_src, j);
+        __m512i x1 = ntt_v32_load_src(src32, src64, n_src, j + q);
+        __m512i x2 = _mm512_setzero_si512(), x3 = _mm512_setzero_si512();
+        __m512i wa = _mm512_loadu_si512(tw + h + j), wb = _mm512_loadu_si512(tw + h + q + j);
+        __m512i wc = _mm512_loadu_si512(tw + q + j);
+        __m512i wqa = lazy ? _mm512_loadu_si512(twq + h + j) : wa;
+        __m512i wqb = lazy ? _mm512_loadu_si512(twq + h + q + j) : wb;
+        __m512i wqc = lazy ? _mm512_loadu_si512(twq + q + j) : wc;
+        ntt_v32_dif(&x0, &x2, wa, wqa, &m);
+        ntt_v32_dif(&x1, &x3, wb, wqb, &m);
+        ntt_v32_dif(&x0, &x1, wc, wqc, &m);
+        ntt_v32_dif(&x2, &x3, wc, wqc, &m);
+        _mm512_storeu_si512(a + j, x0);
+        _mm512_storeu_si512(a + j + q, x1);
+        _mm512_storeu_si512(a + j + h, x2);
+        _mm512_storeu_si512(a + j + h + q, x3);
+    }
+    return done;
+}
+
 #else  /* no AVX-512 in this build: the scalar loops do everything */
 
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
@@ -374,6 +423,15 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
                                      uint32_t pinv, uint64_t mu, int family) {
     (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)p;
     (void)pinv; (void)mu; (void)family;
+    return 0;
+}
+static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
+                                            const uint32_t *src32, const uint64_t *src64,
+                                            size_t n_src, const uint32_t *tw,
+                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                            uint64_t mu, int family) {
+    (void)a; (void)h; (void)j0; (void)j1; (void)src32; (void)src64; (void)n_src; (void)tw;
+    (void)twq; (void)p; (void)pinv; (void)mu; (void)family;
     return 0;
 }
 #endif

@@ -294,13 +294,11 @@ def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None):
     plan = _plan(N, p, None if dtype is None else np.dtype(dtype).name, kind)
     R = A2.shape[0]
     t = effective_threads(threads, R * N)
-    fa = _load(A2, plan, N, reduce, t, out)
-    _forward(plan, fa, t)
+    fa = _transformed(A2, plan, N, kind, reduce, t, out)
     if B2 is A2:
         fb = fa
     else:
-        fb = _load(B2, plan, N, reduce, t, scratch("operand", (R, N), plan.dtype))
-        _forward(plan, fb, t)
+        fb = _transformed(B2, plan, N, kind, reduce, t, scratch("operand", (R, N), plan.dtype))
     if kind == "cyclic":
         # n^-1 folded into the pointwise product; the inverse then skips its scaling pass
         _ntt.pointwise_mul(fa, fb, fa, plan._modulus, pow(N, -1, p), t)
@@ -309,6 +307,20 @@ def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None):
         _ntt.pointwise_mul(fa, fb, fa, plan._modulus, 1, t)
         _ntt.inverse(fa, fa, plan.tables(plan.reduction), t, False)
     return fa
+
+
+def _transformed(X2, plan, N, kind, reduce, threads, dst=None):
+    """Forward transform (bit-reversed) of the rows X2 (mod p when reduce) zero-padded
+    to N columns, into dst (R, N) or a fresh array."""
+    if dst is None:
+        dst = aligned_empty((X2.shape[0], N), plan.dtype)
+    if not reduce and kind == "cyclic" and N >= 8 and 2 * X2.shape[1] <= N:
+        # the zero half is never written: the first stages read X2 directly
+        _ntt.forward_padded(X2, dst, plan.tables(plan.reduction), threads, plan.dtype != U32)
+    else:
+        _load(X2, plan, N, reduce, threads, dst)
+        _forward(plan, dst, threads)
+    return dst
 
 
 def _load(X2, plan, N, reduce, threads, dst=None):
