@@ -290,6 +290,34 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
     return 1;
 }
 
+/* One radix-4 group j of the block a[0:2h] (see ntt_simd32_run4) on its four
+ * inputs x0..x3 = a[j], a[j + h/2], a[j + h], a[j + 3h/2], results stored to a. */
+static inline void ntt_v32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m512i x0,
+                                  __m512i x1, __m512i x2, __m512i x3, const uint32_t *tw,
+                                  const uint32_t *twq, const ntt_v32_mod *m, int lazy) {
+    size_t q = h / 2;
+    __m512i wa = _mm512_loadu_si512(tw + h + j), wb = _mm512_loadu_si512(tw + h + q + j);
+    __m512i wc = _mm512_loadu_si512(tw + q + j);
+    __m512i wqa = lazy ? _mm512_loadu_si512(twq + h + j) : wa;
+    __m512i wqb = lazy ? _mm512_loadu_si512(twq + h + q + j) : wb;
+    __m512i wqc = lazy ? _mm512_loadu_si512(twq + q + j) : wc;
+    if (forward) {
+        ntt_v32_dif(&x0, &x2, wa, wqa, m);
+        ntt_v32_dif(&x1, &x3, wb, wqb, m);
+        ntt_v32_dif(&x0, &x1, wc, wqc, m);
+        ntt_v32_dif(&x2, &x3, wc, wqc, m);
+    } else {
+        ntt_v32_dit(&x0, &x1, wc, wqc, m);
+        ntt_v32_dit(&x2, &x3, wc, wqc, m);
+        ntt_v32_dit(&x0, &x2, wa, wqa, m);
+        ntt_v32_dit(&x1, &x3, wb, wqb, m);
+    }
+    _mm512_storeu_si512(a + j, x0);
+    _mm512_storeu_si512(a + j + q, x1);
+    _mm512_storeu_si512(a + j + h, x2);
+    _mm512_storeu_si512(a + j + h + q, x3);
+}
+
 /* Two stages at once (radix-4): half-lengths h then h/2 for DIF, h/2 then h for
  * DIT, on the block a[0:2h], butterfly groups j0 <= j < j1 (j < h/2).  Each
  * group touches a[j], a[j+h/2], a[j+h], a[j+3h/2] and nothing else, so groups are
@@ -306,26 +334,7 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
     for (j = j0; j < j0 + done; j += 16) {
         __m512i x0 = _mm512_loadu_si512(a + j), x1 = _mm512_loadu_si512(a + j + q);
         __m512i x2 = _mm512_loadu_si512(a + j + h), x3 = _mm512_loadu_si512(a + j + h + q);
-        __m512i wa = _mm512_loadu_si512(tw + h + j), wb = _mm512_loadu_si512(tw + h + q + j);
-        __m512i wc = _mm512_loadu_si512(tw + q + j);
-        __m512i wqa = lazy ? _mm512_loadu_si512(twq + h + j) : wa;
-        __m512i wqb = lazy ? _mm512_loadu_si512(twq + h + q + j) : wb;
-        __m512i wqc = lazy ? _mm512_loadu_si512(twq + q + j) : wc;
-        if (forward) {
-            ntt_v32_dif(&x0, &x2, wa, wqa, &m);
-            ntt_v32_dif(&x1, &x3, wb, wqb, &m);
-            ntt_v32_dif(&x0, &x1, wc, wqc, &m);
-            ntt_v32_dif(&x2, &x3, wc, wqc, &m);
-        } else {
-            ntt_v32_dit(&x0, &x1, wc, wqc, &m);
-            ntt_v32_dit(&x2, &x3, wc, wqc, &m);
-            ntt_v32_dit(&x0, &x2, wa, wqa, &m);
-            ntt_v32_dit(&x1, &x3, wb, wqb, &m);
-        }
-        _mm512_storeu_si512(a + j, x0);
-        _mm512_storeu_si512(a + j + q, x1);
-        _mm512_storeu_si512(a + j + h, x2);
-        _mm512_storeu_si512(a + j + h + q, x3);
+        ntt_v32_radix4(forward, a, h, j, x0, x1, x2, x3, tw, twq, &m, lazy);
     }
     return done;
 }
@@ -373,24 +382,10 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
     int lazy = family == NTT_SIMD_LAZY;
     if (q % 16)
         return 0;
-    for (j = j0; j < j0 + done; j += 16) {
-        __m512i x0 = ntt_v32_load_src(src32, src64, n_src, j);
-        __m512i x1 = ntt_v32_load_src(src32, src64, n_src, j + q);
-        __m512i x2 = _mm512_setzero_si512(), x3 = _mm512_setzero_si512();
-        __m512i wa = _mm512_loadu_si512(tw + h + j), wb = _mm512_loadu_si512(tw + h + q + j);
-        __m512i wc = _mm512_loadu_si512(tw + q + j);
-        __m512i wqa = lazy ? _mm512_loadu_si512(twq + h + j) : wa;
-        __m512i wqb = lazy ? _mm512_loadu_si512(twq + h + q + j) : wb;
-        __m512i wqc = lazy ? _mm512_loadu_si512(twq + q + j) : wc;
-        ntt_v32_dif(&x0, &x2, wa, wqa, &m);
-        ntt_v32_dif(&x1, &x3, wb, wqb, &m);
-        ntt_v32_dif(&x0, &x1, wc, wqc, &m);
-        ntt_v32_dif(&x2, &x3, wc, wqc, &m);
-        _mm512_storeu_si512(a + j, x0);
-        _mm512_storeu_si512(a + j + q, x1);
-        _mm512_storeu_si512(a + j + h, x2);
-        _mm512_storeu_si512(a + j + h + q, x3);
-    }
+    for (j = j0; j < j0 + done; j += 16)
+        ntt_v32_radix4(1, a, h, j, ntt_v32_load_src(src32, src64, n_src, j),
+                       ntt_v32_load_src(src32, src64, n_src, j + q), _mm512_setzero_si512(),
+                       _mm512_setzero_si512(), tw, twq, &m, lazy);
     return done;
 }
 
