@@ -1,9 +1,10 @@
-/* AVX-512 butterflies for 32-bit lanes (16 per vector), LAZY and MONTGOMERY families.
+/* AVX-512 butterflies for 32-bit lanes (16 per vector): LAZY, MONTGOMERY and BARRETT.
  *
  * Compiled into every kernel build; the bodies exist only where the compiler
- * targets AVX-512 (the _ntt_avx512 build).  Elsewhere each function reports that
- * it processed nothing (returns 0) and the scalar Cython loop does the work, so
- * the call sites need no #ifdefs.  Ranges are those of the scalar code in
+ * targets AVX-512 (the _ntt_avx512 build); the _ntt_avx2 build gets 8-lane
+ * versions of the same functions from _simd32_avx2.h.  Elsewhere each function
+ * reports that it processed nothing (returns 0) and the scalar Cython loop does
+ * the work, so the call sites need no #ifdefs.  Ranges are those of the scalar code in
  * _ntt_impl.pxi / _arith32.pxd, lane for lane:
  *   LAZY DIF  in/out [0, 2p);  LAZY DIT in/out [0, 4p);  needs 4p <= 2^32.
  *   MONTGOMERY in/out [0, p); twiddles w*2^32 mod p; p odd < 2^32.
@@ -389,7 +390,10 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
     return done;
 }
 
-#else  /* no AVX-512 in this build: the scalar loops do everything */
+#elif defined(__AVX2__)
+#include "_simd32_avx2.h"
+
+#else  /* no AVX-512 / AVX2 in this build: the scalar loops do everything */
 
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                     const uint32_t *wq, size_t count, uint32_t p,

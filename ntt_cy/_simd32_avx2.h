@@ -1,0 +1,262 @@
+/* AVX2 butterflies for 32-bit lanes (8 per vector), LAZY and MONTGOMERY families:
+ * the same functions, ranges and results as the AVX-512 ones in _simd32_avx512.h,
+ * which includes this file in builds that target AVX2 but not AVX-512.  BARRETT
+ * and the zero-padded first pass report "nothing done" (0) here; the scalar
+ * Cython loops take them.
+ *
+ * AVX2 has no unsigned compare: "x < y" is a signed compare of x and y with their
+ * top bits flipped, so the exact families stay valid for every p < 2^32.
+ */
+#ifndef NTT_CY_SIMD32_AVX2_H
+#define NTT_CY_SIMD32_AVX2_H
+#include <immintrin.h>
+
+typedef struct {
+    __m256i p, two_p, pinv;
+    int family;
+} ntt_w32_mod;
+
+static inline ntt_w32_mod ntt_w32_modulus(uint32_t p, uint32_t pinv, int family) {
+    ntt_w32_mod m;
+    m.p = _mm256_set1_epi32((int)p);
+    m.two_p = _mm256_set1_epi32((int)(2u * p));
+    m.pinv = _mm256_set1_epi32((int)pinv);
+    m.family = family;
+    return m;
+}
+
+/* High 32 bits of the 64-bit products a*b, lane by lane. */
+static inline __m256i ntt_w32_mulhi(__m256i a, __m256i b) {
+    __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(a, b), 32);
+    __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
+    return _mm256_blend_epi32(even, odd, 0xAA);
+}
+
+/* x - y for x, y < 2^32 whose true difference lies in [-p, p) -> [0, p): p is
+ * added where x < y (unsigned). */
+static inline __m256i ntt_w32_sub_wrap(__m256i x, __m256i y, __m256i p) {
+    const __m256i top = _mm256_set1_epi32((int)0x80000000u);
+    __m256i below = _mm256_cmpgt_epi32(_mm256_xor_si256(y, top), _mm256_xor_si256(x, top));
+    return _mm256_add_epi32(_mm256_sub_epi32(x, y), _mm256_and_si256(below, p));
+}
+
+/* Shoup: a in [0, 2^32), w < p, wq = floor(w 2^32 / p) -> [0, 2p). */
+static inline __m256i ntt_w32_shoup(__m256i a, __m256i w, __m256i wq, __m256i p) {
+    __m256i q = ntt_w32_mulhi(a, wq);
+    return _mm256_sub_epi32(_mm256_mullo_epi32(a, w), _mm256_mullo_epi32(q, p));
+}
+
+/* Montgomery: a in [0, 2^32), a*b < p 2^32, p odd -> a*b*2^-32 mod p in [0, p). */
+static inline __m256i ntt_w32_mont(__m256i a, __m256i b, const ntt_w32_mod *m) {
+    __m256i h1 = ntt_w32_mulhi(a, b);
+    __m256i lo = _mm256_mullo_epi32(a, b);
+    __m256i h2 = ntt_w32_mulhi(_mm256_mullo_epi32(lo, m->pinv), m->p);
+    return ntt_w32_sub_wrap(h1, h2, m->p);
+}
+
+/* a, b in [0, p), any p < 2^32: (a + b) mod p as a - (p - b), and (a - b) mod p. */
+static inline __m256i ntt_w32_add(__m256i a, __m256i b, __m256i p) {
+    return ntt_w32_sub_wrap(a, _mm256_sub_epi32(p, b), p);
+}
+
+static inline __m256i ntt_w32_sub(__m256i a, __m256i b, __m256i p) {
+    return ntt_w32_sub_wrap(a, b, p);
+}
+
+/* x in [0, 4p) -> [0, 2p) when 4p <= 2^32. */
+static inline __m256i ntt_w32_fold2p(__m256i x, __m256i two_p) {
+    return _mm256_min_epu32(x, _mm256_sub_epi32(x, two_p));
+}
+
+static inline void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m256i wq,
+                                const ntt_w32_mod *m) {
+    if (m->family == NTT_SIMD_LAZY) {
+        if (forward) {      /* DIF, in/out [0, 2p) */
+            __m256i d = _mm256_add_epi32(_mm256_sub_epi32(*u, *v), m->two_p);
+            *u = ntt_w32_fold2p(_mm256_add_epi32(*u, *v), m->two_p);
+            *v = ntt_w32_shoup(d, w, wq, m->p);
+        } else {            /* DIT, in/out [0, 4p) */
+            __m256i x = ntt_w32_fold2p(*u, m->two_p);
+            __m256i t = ntt_w32_shoup(*v, w, wq, m->p);
+            *u = _mm256_add_epi32(x, t);
+            *v = _mm256_add_epi32(_mm256_sub_epi32(x, t), m->two_p);
+        }
+    } else if (forward) {   /* MONTGOMERY, in/out [0, p) */
+        __m256i d = ntt_w32_sub(*u, *v, m->p);
+        *u = ntt_w32_add(*u, *v, m->p);
+        *v = ntt_w32_mont(d, w, m);
+    } else {
+        __m256i t = ntt_w32_mont(*v, w, m);
+        *v = ntt_w32_sub(*u, t, m->p);
+        *u = ntt_w32_add(*u, t, m->p);
+    }
+}
+
+static inline int ntt_w32_supported(int family) {
+    return family == NTT_SIMD_LAZY || family == NTT_SIMD_MONTGOMERY;
+}
+
+static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
+                                    const uint32_t *wq, size_t count, uint32_t p,
+                                    uint32_t pinv, uint64_t mu, int family) {
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, family);
+    size_t j, done = count & ~(size_t)7;
+    (void)mu;
+    if (!ntt_w32_supported(family))
+        return 0;
+    for (j = 0; j < done; j += 8) {
+        __m256i u = _mm256_loadu_si256((const __m256i *)(x + j));
+        __m256i v = _mm256_loadu_si256((const __m256i *)(y + j));
+        __m256i tw = _mm256_loadu_si256((const __m256i *)(w + j));
+        __m256i twq = family == NTT_SIMD_LAZY ? _mm256_loadu_si256((const __m256i *)(wq + j)) : tw;
+        ntt_w32_bfly(forward, &u, &v, tw, twq, &m);
+        _mm256_storeu_si256((__m256i *)(x + j), u);
+        _mm256_storeu_si256((__m256i *)(y + j), v);
+    }
+    return done;
+}
+
+/* Radix-4 pass as the AVX-512 ntt_simd32_run4, 8 groups per vector. */
+static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
+                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                     uint32_t pinv, uint64_t mu, int family) {
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, family);
+    size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)7;
+    int lazy = family == NTT_SIMD_LAZY;
+    (void)mu;
+    if (q % 8 || !ntt_w32_supported(family))
+        return 0;
+    for (j = j0; j < j0 + done; j += 8) {
+        __m256i *pa = (__m256i *)(a + j), *pb = (__m256i *)(a + j + q);
+        __m256i *pc = (__m256i *)(a + j + h), *pd = (__m256i *)(a + j + h + q);
+        __m256i x0 = _mm256_loadu_si256(pa), x1 = _mm256_loadu_si256(pb);
+        __m256i x2 = _mm256_loadu_si256(pc), x3 = _mm256_loadu_si256(pd);
+        __m256i wa = _mm256_loadu_si256((const __m256i *)(tw + h + j));
+        __m256i wb = _mm256_loadu_si256((const __m256i *)(tw + h + q + j));
+        __m256i wc = _mm256_loadu_si256((const __m256i *)(tw + q + j));
+        __m256i qa = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + j)) : wa;
+        __m256i qb = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + q + j)) : wb;
+        __m256i qc = lazy ? _mm256_loadu_si256((const __m256i *)(twq + q + j)) : wc;
+        if (forward) {
+            ntt_w32_bfly(1, &x0, &x2, wa, qa, &m);
+            ntt_w32_bfly(1, &x1, &x3, wb, qb, &m);
+            ntt_w32_bfly(1, &x0, &x1, wc, qc, &m);
+            ntt_w32_bfly(1, &x2, &x3, wc, qc, &m);
+        } else {
+            ntt_w32_bfly(0, &x0, &x1, wc, qc, &m);
+            ntt_w32_bfly(0, &x2, &x3, wc, qc, &m);
+            ntt_w32_bfly(0, &x0, &x2, wa, qa, &m);
+            ntt_w32_bfly(0, &x1, &x3, wb, qb, &m);
+        }
+        _mm256_storeu_si256(pa, x0);
+        _mm256_storeu_si256(pb, x1);
+        _mm256_storeu_si256(pc, x2);
+        _mm256_storeu_si256(pd, x3);
+    }
+    return done;
+}
+
+/* Stage twiddles of a 16-element segment (a = elements 0-7, b = 8-15) in the lane
+ * order of the (x, y) registers ntt_w32_split makes for half-length h. */
+static inline __m256i ntt_w32_stage_twiddles(const uint32_t *tw, int h) {
+    switch (h) {
+    case 8: return _mm256_loadu_si256((const __m256i *)(tw + 8));
+    case 4: return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(tw + 4)));
+    case 2: return _mm256_set1_epi64x(((const int64_t *)(tw + 2))[0]);
+    default: return _mm256_set1_epi32((int)tw[1]);
+    }
+}
+
+/* (a, b) -> (x, y): x the first, y the second inputs of the butterflies of stage h. */
+static inline void ntt_w32_split(int h, __m256i a, __m256i b, __m256i *x, __m256i *y) {
+    switch (h) {
+    case 8: *x = a; *y = b; break;                            /* (i, i + 8) */
+    case 4:                                                   /* [a.lo b.lo], [a.hi b.hi] */
+        *x = _mm256_permute2x128_si256(a, b, 0x20);
+        *y = _mm256_permute2x128_si256(a, b, 0x31);
+        break;
+    case 2:                                                   /* per 128 bits: (0,1 | 2,3) */
+        *x = _mm256_unpacklo_epi64(a, b);
+        *y = _mm256_unpackhi_epi64(a, b);
+        break;
+    default:                                                  /* even / odd elements */
+        *x = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a),
+                                                   _mm256_castsi256_ps(b), 0x88));
+        *y = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a),
+                                                   _mm256_castsi256_ps(b), 0xDD));
+    }
+}
+
+/* Inverse of ntt_w32_split. */
+static inline void ntt_w32_join(int h, __m256i x, __m256i y, __m256i *a, __m256i *b) {
+    switch (h) {
+    case 8: *a = x; *b = y; break;
+    case 4:
+        *a = _mm256_permute2x128_si256(x, y, 0x20);
+        *b = _mm256_permute2x128_si256(x, y, 0x31);
+        break;
+    case 2:
+        *a = _mm256_unpacklo_epi64(x, y);
+        *b = _mm256_unpackhi_epi64(x, y);
+        break;
+    default:
+        *a = _mm256_unpacklo_epi32(x, y);
+        *b = _mm256_unpackhi_epi32(x, y);
+    }
+}
+
+/* The last four DIF stages (h = 8, 4, 2, 1) or first four DIT stages over
+ * a[0:size], 16 elements at a time, in registers; 1 when done, 0 when it cannot. */
+static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
+                                          const uint32_t *tw, const uint32_t *twq,
+                                          uint32_t p, uint32_t pinv, uint64_t mu, int family) {
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, family);
+    int lazy = family == NTT_SIMD_LAZY, s;
+    __m256i w[4], wq[4];
+    (void)mu;
+    if (size < 16 || (size & 15) || !ntt_w32_supported(family))
+        return 0;
+    for (s = 0; s < 4; s++) {   /* s <-> h = 8 >> s */
+        w[s] = ntt_w32_stage_twiddles(tw, 8 >> s);
+        wq[s] = lazy ? ntt_w32_stage_twiddles(twq, 8 >> s) : w[s];
+    }
+    for (size_t i = 0; i < size; i += 16) {
+        __m256i lo = _mm256_loadu_si256((const __m256i *)(a + i));
+        __m256i hi = _mm256_loadu_si256((const __m256i *)(a + i + 8));
+        for (int k = 0; k < 4; k++) {
+            int st = forward ? k : 3 - k, h = 8 >> st;
+            __m256i x, y;
+            ntt_w32_split(h, lo, hi, &x, &y);
+            ntt_w32_bfly(forward, &x, &y, w[st], wq[st], &m);
+            ntt_w32_join(h, x, y, &lo, &hi);
+        }
+        _mm256_storeu_si256((__m256i *)(a + i), lo);
+        _mm256_storeu_si256((__m256i *)(a + i + 8), hi);
+    }
+    return 1;
+}
+
+/* out[i] = mont(mont(a[i], b[i]), c), as the AVX-512 version. */
+static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
+                                          size_t count, uint32_t p, uint32_t pinv, uint32_t c) {
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, NTT_SIMD_MONTGOMERY);
+    __m256i vc = _mm256_set1_epi32((int)c);
+    size_t i, done = count & ~(size_t)7;
+    for (i = 0; i < done; i += 8) {
+        __m256i x = ntt_w32_mont(_mm256_loadu_si256((const __m256i *)(a + i)),
+                                 _mm256_loadu_si256((const __m256i *)(b + i)), &m);
+        _mm256_storeu_si256((__m256i *)(out + i), ntt_w32_mont(x, vc, &m));
+    }
+    return done;
+}
+
+static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
+                                            const uint32_t *src32, const uint64_t *src64,
+                                            size_t n_src, const uint32_t *tw,
+                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                            uint64_t mu, int family) {
+    (void)a; (void)h; (void)j0; (void)j1; (void)src32; (void)src64; (void)n_src; (void)tw;
+    (void)twq; (void)p; (void)pinv; (void)mu; (void)family;
+    return 0;
+}
+#endif
