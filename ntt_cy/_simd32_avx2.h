@@ -1,8 +1,7 @@
-/* AVX2 butterflies for 32-bit lanes (8 per vector), LAZY and MONTGOMERY families:
- * the same functions, ranges and results as the AVX-512 ones in _simd32_avx512.h,
- * which includes this file in builds that target AVX2 but not AVX-512.  BARRETT
- * and the zero-padded first pass report "nothing done" (0) here; the scalar
- * Cython loops take them.
+/* AVX2 butterflies for 32-bit lanes (8 per vector), all three families: the same
+ * functions, ranges and results as the AVX-512 ones in _simd32_avx512.h, which
+ * includes this file in builds that target AVX2 but not AVX-512.  The zero-padded
+ * first pass reports "nothing done" (0) here; the scalar Cython loop takes it.
  *
  * AVX2 has no unsigned compare: "x < y" is a signed compare of x and y with their
  * top bits flipped, so the exact families stay valid for every p < 2^32.
@@ -12,15 +11,17 @@
 #include <immintrin.h>
 
 typedef struct {
-    __m256i p, two_p, pinv;
+    __m256i p, two_p, pinv, mu_lo, mu_hi;
     int family;
 } ntt_w32_mod;
 
-static inline ntt_w32_mod ntt_w32_modulus(uint32_t p, uint32_t pinv, int family) {
+static inline ntt_w32_mod ntt_w32_modulus(uint32_t p, uint32_t pinv, uint64_t mu, int family) {
     ntt_w32_mod m;
     m.p = _mm256_set1_epi32((int)p);
     m.two_p = _mm256_set1_epi32((int)(2u * p));
     m.pinv = _mm256_set1_epi32((int)pinv);
+    m.mu_lo = _mm256_set1_epi64x((long long)(mu & 0xffffffffu));
+    m.mu_hi = _mm256_set1_epi64x((long long)(mu >> 32));
     m.family = family;
     return m;
 }
@@ -47,11 +48,37 @@ static inline __m256i ntt_w32_shoup(__m256i a, __m256i w, __m256i wq, __m256i p)
 }
 
 /* Montgomery: a in [0, 2^32), a*b < p 2^32, p odd -> a*b*2^-32 mod p in [0, p). */
-static inline __m256i ntt_w32_mont(__m256i a, __m256i b, const ntt_w32_mod *m) {
+static inline __attribute__((always_inline)) __m256i ntt_w32_mont(__m256i a, __m256i b, const ntt_w32_mod *m) {
     __m256i h1 = ntt_w32_mulhi(a, b);
     __m256i lo = _mm256_mullo_epi32(a, b);
     __m256i h2 = ntt_w32_mulhi(_mm256_mullo_epi32(lo, m->pinv), m->p);
     return ntt_w32_sub_wrap(h1, h2, m->p);
+}
+
+/* Barrett on the even 32-bit lanes, as barrett_mul32 and the AVX-512 version:
+ * t = a b, q = hi64(t mu) from four vpmuludq, r = t - q p in [0, 2p) -> [0, p).
+ * q p needs only its low 33 bits; p < 2^32, so lo64(q p) = q0 p + (q1 p << 32). */
+static inline __attribute__((always_inline)) __m256i ntt_w32_barrett_even(__m256i a, __m256i b, const ntt_w32_mod *m) {
+    const __m256i low32 = _mm256_set1_epi64x(0xffffffffLL);
+    __m256i t = _mm256_mul_epu32(a, b), t1 = _mm256_srli_epi64(t, 32);
+    __m256i ll = _mm256_mul_epu32(t, m->mu_lo), lh = _mm256_mul_epu32(t, m->mu_hi);
+    __m256i hl = _mm256_mul_epu32(t1, m->mu_lo), hh = _mm256_mul_epu32(t1, m->mu_hi);
+    __m256i mid = _mm256_add_epi64(_mm256_srli_epi64(ll, 32), _mm256_and_si256(lh, low32));
+    mid = _mm256_add_epi64(mid, _mm256_and_si256(hl, low32));
+    __m256i q = _mm256_add_epi64(hh, _mm256_srli_epi64(lh, 32));
+    q = _mm256_add_epi64(q, _mm256_add_epi64(_mm256_srli_epi64(hl, 32), _mm256_srli_epi64(mid, 32)));
+    __m256i p64 = _mm256_and_si256(m->p, low32);
+    __m256i qp = _mm256_add_epi64(_mm256_mul_epu32(q, p64),
+                                  _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(q, 32), p64), 32));
+    __m256i r = _mm256_sub_epi64(t, qp);   /* < 2p < 2^33 */
+    __m256i over = _mm256_cmpgt_epi64(r, _mm256_sub_epi64(p64, _mm256_set1_epi64x(1)));
+    return _mm256_sub_epi64(r, _mm256_and_si256(over, p64));
+}
+
+static inline __attribute__((always_inline)) __m256i ntt_w32_barrett(__m256i a, __m256i b, const ntt_w32_mod *m) {
+    __m256i even = ntt_w32_barrett_even(a, b, m);
+    __m256i odd = ntt_w32_barrett_even(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32), m);
+    return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
 }
 
 /* a, b in [0, p), any p < 2^32: (a + b) mod p as a - (p - b), and (a - b) mod p. */
@@ -68,7 +95,7 @@ static inline __m256i ntt_w32_fold2p(__m256i x, __m256i two_p) {
     return _mm256_min_epu32(x, _mm256_sub_epi32(x, two_p));
 }
 
-static inline void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m256i wq,
+static inline __attribute__((always_inline)) void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m256i wq,
                                 const ntt_w32_mod *m) {
     if (m->family == NTT_SIMD_LAZY) {
         if (forward) {      /* DIF, in/out [0, 2p) */
@@ -81,29 +108,24 @@ static inline void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, __m256i w, 
             *u = _mm256_add_epi32(x, t);
             *v = _mm256_add_epi32(_mm256_sub_epi32(x, t), m->two_p);
         }
-    } else if (forward) {   /* MONTGOMERY, in/out [0, p) */
+    } else if (forward) {   /* MONTGOMERY or BARRETT, in/out [0, p) */
         __m256i d = ntt_w32_sub(*u, *v, m->p);
         *u = ntt_w32_add(*u, *v, m->p);
-        *v = ntt_w32_mont(d, w, m);
+        *v = m->family == NTT_SIMD_BARRETT ? ntt_w32_barrett(d, w, m) : ntt_w32_mont(d, w, m);
     } else {
-        __m256i t = ntt_w32_mont(*v, w, m);
+        __m256i t = m->family == NTT_SIMD_BARRETT ? ntt_w32_barrett(*v, w, m)
+                                                  : ntt_w32_mont(*v, w, m);
         *v = ntt_w32_sub(*u, t, m->p);
         *u = ntt_w32_add(*u, t, m->p);
     }
 }
 
-static inline int ntt_w32_supported(int family) {
-    return family == NTT_SIMD_LAZY || family == NTT_SIMD_MONTGOMERY;
-}
 
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                     const uint32_t *wq, size_t count, uint32_t p,
                                     uint32_t pinv, uint64_t mu, int family) {
-    ntt_w32_mod m = ntt_w32_modulus(p, pinv, family);
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
     size_t j, done = count & ~(size_t)7;
-    (void)mu;
-    if (!ntt_w32_supported(family))
-        return 0;
     for (j = 0; j < done; j += 8) {
         __m256i u = _mm256_loadu_si256((const __m256i *)(x + j));
         __m256i v = _mm256_loadu_si256((const __m256i *)(y + j));
@@ -120,11 +142,10 @@ static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const
 static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
                                      const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                      uint32_t pinv, uint64_t mu, int family) {
-    ntt_w32_mod m = ntt_w32_modulus(p, pinv, family);
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)7;
     int lazy = family == NTT_SIMD_LAZY;
-    (void)mu;
-    if (q % 8 || !ntt_w32_supported(family))
+    if (q % 8)
         return 0;
     for (j = j0; j < j0 + done; j += 8) {
         __m256i *pa = (__m256i *)(a + j), *pb = (__m256i *)(a + j + q);
@@ -168,7 +189,7 @@ static inline __m256i ntt_w32_stage_twiddles(const uint32_t *tw, int h) {
 }
 
 /* (a, b) -> (x, y): x the first, y the second inputs of the butterflies of stage h. */
-static inline void ntt_w32_split(int h, __m256i a, __m256i b, __m256i *x, __m256i *y) {
+static inline __attribute__((always_inline)) void ntt_w32_split(int h, __m256i a, __m256i b, __m256i *x, __m256i *y) {
     switch (h) {
     case 8: *x = a; *y = b; break;                            /* (i, i + 8) */
     case 4:                                                   /* [a.lo b.lo], [a.hi b.hi] */
@@ -188,7 +209,7 @@ static inline void ntt_w32_split(int h, __m256i a, __m256i b, __m256i *x, __m256
 }
 
 /* Inverse of ntt_w32_split. */
-static inline void ntt_w32_join(int h, __m256i x, __m256i y, __m256i *a, __m256i *b) {
+static inline __attribute__((always_inline)) void ntt_w32_join(int h, __m256i x, __m256i y, __m256i *a, __m256i *b) {
     switch (h) {
     case 8: *a = x; *b = y; break;
     case 4:
@@ -205,30 +226,48 @@ static inline void ntt_w32_join(int h, __m256i x, __m256i y, __m256i *a, __m256i
     }
 }
 
+/* One stage of half-length h (a literal at every call, so the switches fold) on a
+ * 16-element segment held in (lo, hi). */
+static inline __attribute__((always_inline)) void
+ntt_w32_small_stage(int forward, int h, __m256i *lo, __m256i *hi, __m256i w, __m256i wq,
+                    const ntt_w32_mod *m) {
+    __m256i x, y;
+    ntt_w32_split(h, *lo, *hi, &x, &y);
+    ntt_w32_bfly(forward, &x, &y, w, wq, m);
+    ntt_w32_join(h, x, y, lo, hi);
+}
+
 /* The last four DIF stages (h = 8, 4, 2, 1) or first four DIT stages over
  * a[0:size], 16 elements at a time, in registers; 1 when done, 0 when it cannot. */
 static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                                           const uint32_t *tw, const uint32_t *twq,
                                           uint32_t p, uint32_t pinv, uint64_t mu, int family) {
-    ntt_w32_mod m = ntt_w32_modulus(p, pinv, family);
-    int lazy = family == NTT_SIMD_LAZY, s;
-    __m256i w[4], wq[4];
-    (void)mu;
-    if (size < 16 || (size & 15) || !ntt_w32_supported(family))
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
+    int lazy = family == NTT_SIMD_LAZY;
+    __m256i w8, w4, w2, w1, q8, q4, q2, q1;
+    if (size < 16 || (size & 15))
         return 0;
-    for (s = 0; s < 4; s++) {   /* s <-> h = 8 >> s */
-        w[s] = ntt_w32_stage_twiddles(tw, 8 >> s);
-        wq[s] = lazy ? ntt_w32_stage_twiddles(twq, 8 >> s) : w[s];
-    }
+    w8 = ntt_w32_stage_twiddles(tw, 8);
+    w4 = ntt_w32_stage_twiddles(tw, 4);
+    w2 = ntt_w32_stage_twiddles(tw, 2);
+    w1 = ntt_w32_stage_twiddles(tw, 1);
+    q8 = lazy ? ntt_w32_stage_twiddles(twq, 8) : w8;
+    q4 = lazy ? ntt_w32_stage_twiddles(twq, 4) : w4;
+    q2 = lazy ? ntt_w32_stage_twiddles(twq, 2) : w2;
+    q1 = lazy ? ntt_w32_stage_twiddles(twq, 1) : w1;
     for (size_t i = 0; i < size; i += 16) {
         __m256i lo = _mm256_loadu_si256((const __m256i *)(a + i));
         __m256i hi = _mm256_loadu_si256((const __m256i *)(a + i + 8));
-        for (int k = 0; k < 4; k++) {
-            int st = forward ? k : 3 - k, h = 8 >> st;
-            __m256i x, y;
-            ntt_w32_split(h, lo, hi, &x, &y);
-            ntt_w32_bfly(forward, &x, &y, w[st], wq[st], &m);
-            ntt_w32_join(h, x, y, &lo, &hi);
+        if (forward) {
+            ntt_w32_small_stage(1, 8, &lo, &hi, w8, q8, &m);
+            ntt_w32_small_stage(1, 4, &lo, &hi, w4, q4, &m);
+            ntt_w32_small_stage(1, 2, &lo, &hi, w2, q2, &m);
+            ntt_w32_small_stage(1, 1, &lo, &hi, w1, q1, &m);
+        } else {
+            ntt_w32_small_stage(0, 1, &lo, &hi, w1, q1, &m);
+            ntt_w32_small_stage(0, 2, &lo, &hi, w2, q2, &m);
+            ntt_w32_small_stage(0, 4, &lo, &hi, w4, q4, &m);
+            ntt_w32_small_stage(0, 8, &lo, &hi, w8, q8, &m);
         }
         _mm256_storeu_si256((__m256i *)(a + i), lo);
         _mm256_storeu_si256((__m256i *)(a + i + 8), hi);
@@ -239,7 +278,7 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
 /* out[i] = mont(mont(a[i], b[i]), c), as the AVX-512 version. */
 static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                           size_t count, uint32_t p, uint32_t pinv, uint32_t c) {
-    ntt_w32_mod m = ntt_w32_modulus(p, pinv, NTT_SIMD_MONTGOMERY);
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, 0, NTT_SIMD_MONTGOMERY);
     __m256i vc = _mm256_set1_epi32((int)c);
     size_t i, done = count & ~(size_t)7;
     for (i = 0; i < done; i += 8) {
