@@ -482,18 +482,48 @@ cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
                     split(half, part + 1, parts), t)
 
 
+cdef enum:
+    # What the last pass of a DIT schedule also does to the values it wrote (see
+    # dit_schedule): nothing, fold LAZY's [0, 4p) to [0, p), or scale (finish_inverse).
+    FINISH_NONE = 0
+    FINISH_FOLD = 1
+    FINISH_SCALE = 2
+
+# Groups per piece when the last pass also finishes its values: the piece's four
+# segments (4 * 512 values) are still in L1 when they are finished.
+DEF FINISH_PIECE = 512
+
+
+cdef inline void finish_range(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t,
+                              int finish) noexcept nogil:
+    if finish == FINISH_FOLD:
+        fold_lazy_dit(a, lo, hi, t)
+    elif finish == FINISH_SCALE:
+        finish_inverse(a, lo, hi, t)
+
+
 cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int parts,
-                         const Tables* t, const void* tw, const void* twq) noexcept nogil:
+                         const Tables* t, const void* tw, const void* twq,
+                         int finish) noexcept nogil:
     # DIT counterpart: stages `half` and 2*half when 2*half < n, else `half` alone.
-    cdef Py_ssize_t s
-    if 2 * half < n:
-        for s in range(n // (4 * half)):
-            dit_run4(a + 4 * half * s, 2 * half, split(half, part, parts),
-                     split(half, part + 1, parts), t, tw, twq)
-    else:
-        for s in range(n // (2 * half)):
-            dit_run(a + 2 * half * s, half, split(half, part, parts),
-                    split(half, part + 1, parts), t, tw, twq)
+    # finish != FINISH_NONE (last pass only): each piece of FINISH_PIECE groups is
+    # finished right after its butterflies, instead of in a separate sweep.
+    cdef Py_ssize_t s, j, j1, lo, hi, base, k, width = 2 * half if 2 * half < n else half
+    cdef int segments = 4 if 2 * half < n else 2
+    for s in range(n // (segments * half)):
+        base = segments * half * s
+        lo = split(half, part, parts)
+        hi = split(half, part + 1, parts)
+        j = lo
+        while j < hi:
+            j1 = hi if finish == FINISH_NONE or j + FINISH_PIECE >= hi else j + FINISH_PIECE
+            if segments == 4:
+                dit_run4(a + base, width, j, j1, t, tw, twq)
+            else:
+                dit_run(a + base, width, j, j1, t, tw, twq)
+            for k in range(segments if finish != FINISH_NONE else 0):
+                finish_range(a, base + k * half + j, base + k * half + j1, t, finish)
+            j = j1
 
 
 cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
@@ -514,19 +544,27 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
             dif_stages(a + k * c, c, half, t)
 
 
-cdef void dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
-                       const Tables* t, const void* tw, const void* twq) noexcept nogil:
+cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
+                       const Tables* t, const void* tw, const void* twq,
+                       int finish) noexcept nogil:
     # DIT stages with twiddles tw/twq: chunks first, then the large sweeps (a barrier
-    # before each sweep when shared between threads).
-    cdef Py_ssize_t half = c, nchunks = n // c, k
+    # before each sweep when shared between threads).  Returns whether the last
+    # sweep also applied `finish` (there is one when n > c); if not, the caller
+    # finishes the values in a pass of its own.
+    cdef Py_ssize_t half = c, nchunks = n // c, k, step
     if c > 1:
         for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
             dit_stages(a + k * c, c, c >> 1, t, tw, twq)
+    if half >= n:
+        return False
     while half < n:
         if parts > 1:
             ntt_cy_barrier()
-        dit_large_pass(a, n, half, part, parts, t, tw, twq)
-        half <<= 2 if 2 * half < n else 1
+        step = 4 if 2 * half < n else 2
+        dit_large_pass(a, n, half, part, parts, t, tw, twq,
+                       finish if half * step >= n else FINISH_NONE)
+        half *= step
+    return True
 
 
 # ------------------------------------------------------- element-wise passes
@@ -683,7 +721,8 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
             twist_bitreversed(dst, lo, hi, t)
             if parts > 1:
                 ntt_cy_barrier()
-        dit_schedule(dst, n, c, part, parts, t, t.fwd_tw, t.fwd_tw_q)
+        if dit_schedule(dst, n, c, part, parts, t, t.fwd_tw, t.fwd_tw_q, FINISH_FOLD):
+            return
         if parts > 1:
             ntt_cy_barrier()
         fold_lazy_dit(dst, lo, hi, t)
@@ -708,7 +747,9 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
         copy_range(src, dst, lo, hi)
     if parts > 1:
         ntt_cy_barrier()
-    dit_schedule(dst, n, c, part, parts, t, t.inv_tw, t.inv_tw_q)
+    if dit_schedule(dst, n, c, part, parts, t, t.inv_tw, t.inv_tw_q,
+                    FINISH_SCALE if scaled else FINISH_FOLD):
+        return
     if parts > 1:
         ntt_cy_barrier()
     if scaled:
