@@ -11,6 +11,7 @@ forward = kernels.forward
 forward_padded = kernels.forward_padded
 inverse = kernels.inverse
 pointwise_mul = kernels.pointwise_mul
+pointwise_inverse = kernels.pointwise_inverse
 powers = kernels.powers
 stage_twiddles = kernels.stage_twiddles
 to_montgomery = kernels.to_montgomery
@@ -19,5 +20,6 @@ shoup_quotients = kernels.shoup_quotients
 garner32_mod = kernels.garner32_mod
 
 __all__ = ["ACTIVE_ISA", "FAMILY_CODES", "TransformTables", "forward", "forward_padded", "inverse",
-           "pointwise_mul", "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "shoup_quotients",
+           "pointwise_mul", "pointwise_inverse", "powers", "stage_twiddles", "to_montgomery",
+           "montgomery_bits", "shoup_quotients",
            "garner32_mod"]

@@ -428,13 +428,17 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
 
 
 cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Tables* t,
-                     const void* tw, const void* twq) noexcept nogil:
+                     const void* tw, const void* twq, const lane_t* mb,
+                     lane_t mc) noexcept nogil:
     # All stages with half-length 1, 2, ..., half_hi on a[0:size]; sub-blocks of
-    # L1 size first, each through all of its stages (see dif_stages).
+    # L1 size first, each through all of its stages (see dif_stages).  mb != NULL:
+    # first a[i] <- a[i] mb[i] mc (pointwise_span), one L1 block at a time, so the
+    # product never makes a pass of its own over memory.
     cdef Py_ssize_t half = 1, s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
     if size > blk and half_hi >= blk:
         for s in range(size // blk):
-            dit_stages(a + blk * s, blk, blk >> 1, t, tw, twq)
+            dit_stages(a + blk * s, blk, blk >> 1, t, tw, twq,
+                       mb + blk * s if mb != NULL else NULL, mc)
         half = blk
         while half <= half_hi:
             if 2 * half <= half_hi:
@@ -446,6 +450,8 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Table
                     dit_run(a + 2 * half * s, half, 0, half, t, tw, twq)
                 half <<= 1
         return
+    if mb != NULL:
+        pointwise_span(a, mb, a, size, &t.mod, mc, t.mod.p % 2 == 1)
     if half_hi >= small_half(a) and simd_small_stages(0, a, size, t, tw, twq):
         half = 2 * small_half(a)
     while half <= half_hi:
@@ -545,16 +551,16 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
 
 
 cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
-                       const Tables* t, const void* tw, const void* twq,
-                       int finish) noexcept nogil:
+                       const Tables* t, const void* tw, const void* twq, int finish,
+                       const lane_t* mb, lane_t mc) noexcept nogil:
     # DIT stages with twiddles tw/twq: chunks first, then the large sweeps (a barrier
     # before each sweep when shared between threads).  Returns whether the last
     # sweep also applied `finish` (there is one when n > c); if not, the caller
-    # finishes the values in a pass of its own.
+    # finishes the values in a pass of its own.  mb: see dit_stages (needs c > 1).
     cdef Py_ssize_t half = c, nchunks = n // c, k, step
     if c > 1:
         for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
-            dit_stages(a + k * c, c, c >> 1, t, tw, twq)
+            dit_stages(a + k * c, c, c >> 1, t, tw, twq, mb + k * c if mb != NULL else NULL, mc)
     if half >= n:
         return False
     while half < n:
@@ -721,7 +727,7 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
             twist_bitreversed(dst, lo, hi, t)
             if parts > 1:
                 ntt_cy_barrier()
-        if dit_schedule(dst, n, c, part, parts, t, t.fwd_tw, t.fwd_tw_q, FINISH_FOLD):
+        if dit_schedule(dst, n, c, part, parts, t, t.fwd_tw, t.fwd_tw_q, FINISH_FOLD, NULL, 0):
             return
         if parts > 1:
             ntt_cy_barrier()
@@ -738,17 +744,21 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
 
 
 cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
-                       const Tables* t, bint natural, bint scaled, int part,
-                       int parts) noexcept nogil:
+                       const Tables* t, bint natural, bint scaled, const lane_t* mb, lane_t mc,
+                       int part, int parts) noexcept nogil:
+    # mb != NULL (bit-reversed order, src == dst): the transform of dst * mb * mc.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
     if natural:   # callers handle natural order in place (src == dst) themselves
         permute_copy(src, dst, n, t, part, parts)
     else:
         copy_range(src, dst, lo, hi)
+    if mb != NULL and c < 2:   # no chunk stages to carry the product (n = 1)
+        pointwise_span(dst + lo, mb + lo, dst + lo, hi - lo, &t.mod, mc, t.mod.p % 2 == 1)
+        mb = NULL
     if parts > 1:
         ntt_cy_barrier()
     if dit_schedule(dst, n, c, part, parts, t, t.inv_tw, t.inv_tw_q,
-                    FINISH_SCALE if scaled else FINISH_FOLD):
+                    FINISH_SCALE if scaled else FINISH_FOLD, mb, mc):
         return
     if parts > 1:
         ntt_cy_barrier()
@@ -813,7 +823,8 @@ cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, 
 
 
 cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
-                      int threads, bint natural, bint scaled) noexcept nogil:
+                      int threads, bint natural, bint scaled, const lane_t* mb,
+                      lane_t mc) noexcept nogil:
     # scaled=False (cyclic only) leaves out the factor n^-1, for callers that fold it
     # into a pointwise product; the result is still reduced to [0, p).
     cdef Py_ssize_t c = chunk_size(n, threads)
@@ -821,10 +832,10 @@ cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
     if natural and not gather:
         bit_reverse(dst, n, t.bitrev)   # in place: permute first, then transform
     if threads == 1:
-        inverse_part(src, dst, n, c, t, gather, scaled, 0, 1)
+        inverse_part(src, dst, n, c, t, gather, scaled, mb, mc, 0, 1)
     else:
         with parallel(num_threads=threads):
-            inverse_part(src, dst, n, c, t, gather, scaled, threadid(), threads)
+            inverse_part(src, dst, n, c, t, gather, scaled, mb, mc, threadid(), threads)
 
 
 cdef class TransformTables:
@@ -936,13 +947,13 @@ cdef void _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tab
                 if is_forward:
                     forward_row(s + r * n, d + r * n, n, t, 1, natural, finish)
                 else:
-                    inverse_row(s + r * n, d + r * n, n, t, 1, natural, finish)
+                    inverse_row(s + r * n, d + r * n, n, t, 1, natural, finish, NULL, 0)
         else:
             for r in range(rows):
                 if is_forward:
                     forward_row(s + r * n, d + r * n, n, t, threads, natural, finish)
                 else:
-                    inverse_row(s + r * n, d + r * n, n, t, threads, natural, finish)
+                    inverse_row(s + r * n, d + r * n, n, t, threads, natural, finish, NULL, 0)
 
 
 # ------------------------------------------------------- table construction
@@ -1023,12 +1034,8 @@ def pointwise_mul(const lane_t[:, ::1] a, const lane_t[:, ::1] b, lane_t[:, ::1]
         raise ValueError("internal: pointwise shapes differ")
     if rows == 0 or n == 0:
         return
-    cdef int bits = 8 * sizeof(lane_t)
-    if m.p % 2 and sizeof(lane_t) == 8:
-        bits = m.mont_bits
     cdef bint montgomery = m.p % 2 == 1
-    # mont(mont(x, y), c) = x y c R^-2, so c = factor R^2 carries the factor.
-    cdef lane_t c = <lane_t>((factor * pow(2, 2 * bits, m.p)) % m.p) if montgomery else <lane_t>factor
+    cdef lane_t c = <lane_t>pointwise_constant(&m, factor, 8 * sizeof(lane_t))
     cdef const lane_t* pa = &a[0, 0]
     cdef const lane_t* pb = &b[0, 0]
     cdef lane_t* po = &out[0, 0]
@@ -1039,6 +1046,43 @@ def pointwise_mul(const lane_t[:, ::1] a, const lane_t[:, ::1] b, lane_t[:, ::1]
             lo = total * k // parts
             hi = total * (k + 1) // parts
             pointwise_span(pa + lo, pb + lo, po + lo, hi - lo, &m, c, montgomery)
+
+
+cdef uint64_t pointwise_constant(const Modulus* m, uint64_t factor, int lane_bits):
+    # The constant of pointwise_span for `factor`: mont(mont(x, y), c) = x y c R^-2,
+    # so c = factor R^2 carries the factor (odd p); Barrett (p = 2) takes it as is.
+    cdef int bits = m.mont_bits if lane_bits == 64 else lane_bits
+    if m.p % 2 == 0:
+        return factor
+    return (factor * pow(2, 2 * bits, m.p)) % m.p
+
+
+def pointwise_inverse(lane_t[:, ::1] a, const lane_t[:, ::1] b, TransformTables tables,
+                      int threads, uint64_t factor, bint scaled=True):
+    """a <- inverse NTT of (a * b * factor) for every row, in place: bit-reversed
+    order in (forward's output), natural order out.   # IN b; IN/OUT a
+
+    Same as pointwise_mul(a, b, a, ...) then inverse(a, a, ..., natural=False,
+    scaled), but the product is taken block by block as the inverse's first stages
+    reach each L1 block, never in a pass of its own.  Ranges as pointwise_mul."""
+    cdef Py_ssize_t rows = a.shape[0], n = a.shape[1], r
+    cdef const Tables* t = &tables.c
+    if n != tables.n or b.shape[0] != rows or b.shape[1] != n:
+        raise ValueError("internal: pointwise_inverse shapes differ")
+    if not scaled and t.twist != NULL:
+        raise ValueError("scaled=False needs a cyclic plan")
+    if rows == 0:
+        return
+    cdef lane_t c = <lane_t>pointwise_constant(&t.mod, factor, 8 * sizeof(lane_t))
+    cdef lane_t* pa = &a[0, 0]
+    cdef const lane_t* pb = &b[0, 0]
+    with nogil:
+        if threads > 1 and rows >= threads:
+            for r in prange(rows, num_threads=threads, schedule="static"):
+                inverse_row(pa + r * n, pa + r * n, n, t, 1, False, scaled, pb + r * n, c)
+        else:
+            for r in range(rows):
+                inverse_row(pa + r * n, pa + r * n, n, t, threads, False, scaled, pb + r * n, c)
 
 
 cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize_t count,

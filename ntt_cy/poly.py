@@ -299,13 +299,13 @@ def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None):
         fb = fa
     else:
         fb = _transformed(B2, plan, N, kind, reduce, t, scratch("operand", (R, N), plan.dtype))
+    # The pointwise product is taken inside the inverse, block by block.  Cyclic: n^-1
+    # folded into it, so the inverse skips its scaling.
+    tables = plan.tables(plan.reduction)
     if kind == "cyclic":
-        # n^-1 folded into the pointwise product; the inverse then skips its scaling pass
-        _ntt.pointwise_mul(fa, fb, fa, plan._modulus, pow(N, -1, p), t)
-        _ntt.inverse(fa, fa, plan.tables(plan.reduction), t, False, False)
+        _ntt.pointwise_inverse(fa, fb, tables, t, pow(N, -1, p), False)
     else:
-        _ntt.pointwise_mul(fa, fb, fa, plan._modulus, 1, t)
-        _ntt.inverse(fa, fa, plan.tables(plan.reduction), t, False)
+        _ntt.pointwise_inverse(fa, fb, tables, t, 1, True)
     return fa
 
 
@@ -338,7 +338,7 @@ def _load(X2, plan, N, reduce, threads, dst=None):
 # bit-reversed order between forward and inverse; this skips plan.forward's
 # validation passes (~10 us a call, most of a small product's time).
 def _forward(plan, x, threads):
-    # uint32 lanes: the LAZY family's [0, 2p) outputs go to pointwise_mul as they are
+    # uint32 lanes: the LAZY family's [0, 2p) outputs go to the pointwise product as they are
     _ntt.forward(x, x, plan.tables(plan.reduction), threads, False, plan.dtype != U32)
 
 

@@ -306,3 +306,34 @@ def test_forward_padded_refusals():
     neg = get_plan(64, p, dtype=np.uint32, kind="negacyclic")
     with pytest.raises(ValueError, match="cyclic"):
         _ntt.forward_padded(np.zeros((1, 32), np.uint32), out, neg.tables("lazy"), 1)
+
+
+@pytest.mark.parametrize("isa", supported_isas())
+@pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2281701377, np.uint32),
+                                     (1337006139375617, np.uint64), (2**64 - 2**32 + 1, np.uint64)])
+def test_pointwise_inverse_equals_product_then_inverse(isa, p, lanes):
+    # the product taken block by block inside the inverse == a separate product pass
+    kernels = load(isa)
+    rng = np.random.default_rng(p % 103)
+    for kind, scaled in (("cyclic", False), ("cyclic", True), ("negacyclic", True)):
+        for n in (1, 2, 16, 64, 1 << 12, 1 << 17):
+            plan = get_plan(n, p, dtype=lanes, kind=kind)
+            for family in ("lazy", "montgomery", "barrett"):
+                try:
+                    check_reduction(family, p, np.dtype(lanes))
+                except ValueError:
+                    continue
+                tables = kernels.TransformTables(family, plan._modulus,
+                                                 plan.tables(family).arrays, n,
+                                                 *plan._scalar_form(family, pow(n, -1, p)))
+                a = rng.integers(0, min(p, 2**63), (2, n), dtype=np.uint64).astype(lanes)
+                b = rng.integers(0, min(p, 2**63), (2, n), dtype=np.uint64).astype(lanes)
+                a[0, :2] = p - 1
+                b[0, :2] = p - 1
+                expected = a.copy()
+                kernels.pointwise_mul(expected, b, expected, plan._modulus, 5, 1)
+                kernels.inverse(expected, expected, tables, 1, False, scaled)
+                for threads in (1, 2):
+                    got = a.copy()
+                    kernels.pointwise_inverse(got, b, tables, threads, 5, scaled)
+                    assert np.array_equal(got, expected), (kind, n, family, threads)
