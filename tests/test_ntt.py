@@ -262,6 +262,14 @@ def test_forward_unreduced_output_is_the_same_values_mod_p():
         _ntt.forward(lazy, lazy, tables, 1, True, False)
 
 
+def tables_for(kernels, plan, family):
+    """The plan's tables wrapped for another kernel build (each build has its own
+    TransformTables type; the arrays and modulus constants are shared)."""
+    n, p = plan.n, plan.p
+    return kernels.TransformTables(family, plan._modulus, plan.tables(family).arrays, n,
+                                   *plan._scalar_form(family, pow(n, -1, p)))
+
+
 @pytest.mark.parametrize("isa", supported_isas())
 @pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2281701377, np.uint32),
                                      (998244353, np.uint64), (1337006139375617, np.uint64)])
@@ -277,9 +285,7 @@ def test_forward_padded_equals_forward_of_the_padded_rows(isa, p, lanes):
                 check_reduction(family, p, np.dtype(lanes))
             except ValueError:
                 continue
-            tables = kernels.TransformTables(family, plan._modulus,
-                                             plan.tables(family).arrays, n,
-                                             *plan._scalar_form(family, pow(n, -1, p)))
+            tables = tables_for(kernels, plan, family)
             for m in sorted({1, n // 2 - 5, n // 2} - {0}):
                 if m < 1:
                     continue
@@ -323,9 +329,7 @@ def test_pointwise_inverse_equals_product_then_inverse(isa, p, lanes):
                     check_reduction(family, p, np.dtype(lanes))
                 except ValueError:
                     continue
-                tables = kernels.TransformTables(family, plan._modulus,
-                                                 plan.tables(family).arrays, n,
-                                                 *plan._scalar_form(family, pow(n, -1, p)))
+                tables = tables_for(kernels, plan, family)
                 a = rng.integers(0, min(p, 2**63), (2, n), dtype=np.uint64).astype(lanes)
                 b = rng.integers(0, min(p, 2**63), (2, n), dtype=np.uint64).astype(lanes)
                 a[0, :2] = p - 1
