@@ -15,7 +15,7 @@ typedef struct {
     int family;
 } ntt_w32_mod;
 
-static inline ntt_w32_mod ntt_w32_modulus(uint32_t p, uint32_t pinv, uint64_t mu, int family) {
+NTT_INLINE ntt_w32_mod ntt_w32_modulus(uint32_t p, uint32_t pinv, uint64_t mu, int family) {
     ntt_w32_mod m;
     m.p = _mm256_set1_epi32((int)p);
     m.two_p = _mm256_set1_epi32((int)(2u * p));
@@ -27,7 +27,7 @@ static inline ntt_w32_mod ntt_w32_modulus(uint32_t p, uint32_t pinv, uint64_t mu
 }
 
 /* High 32 bits of the 64-bit products a*b, lane by lane. */
-static inline __m256i ntt_w32_mulhi(__m256i a, __m256i b) {
+NTT_INLINE __m256i ntt_w32_mulhi(__m256i a, __m256i b) {
     __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(a, b), 32);
     __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
     return _mm256_blend_epi32(even, odd, 0xAA);
@@ -35,20 +35,20 @@ static inline __m256i ntt_w32_mulhi(__m256i a, __m256i b) {
 
 /* x - y for x, y < 2^32 whose true difference lies in [-p, p) -> [0, p): p is
  * added where x < y (unsigned). */
-static inline __m256i ntt_w32_sub_wrap(__m256i x, __m256i y, __m256i p) {
+NTT_INLINE __m256i ntt_w32_sub_wrap(__m256i x, __m256i y, __m256i p) {
     const __m256i top = _mm256_set1_epi32((int)0x80000000u);
     __m256i below = _mm256_cmpgt_epi32(_mm256_xor_si256(y, top), _mm256_xor_si256(x, top));
     return _mm256_add_epi32(_mm256_sub_epi32(x, y), _mm256_and_si256(below, p));
 }
 
 /* Shoup: a in [0, 2^32), w < p, wq = floor(w 2^32 / p) -> [0, 2p). */
-static inline __m256i ntt_w32_shoup(__m256i a, __m256i w, __m256i wq, __m256i p) {
+NTT_INLINE __m256i ntt_w32_shoup(__m256i a, __m256i w, __m256i wq, __m256i p) {
     __m256i q = ntt_w32_mulhi(a, wq);
     return _mm256_sub_epi32(_mm256_mullo_epi32(a, w), _mm256_mullo_epi32(q, p));
 }
 
 /* Montgomery: a in [0, 2^32), a*b < p 2^32, p odd -> a*b*2^-32 mod p in [0, p). */
-static inline __attribute__((always_inline)) __m256i ntt_w32_mont(__m256i a, __m256i b, const ntt_w32_mod *m) {
+NTT_INLINE __m256i ntt_w32_mont(__m256i a, __m256i b, const ntt_w32_mod *m) {
     __m256i h1 = ntt_w32_mulhi(a, b);
     __m256i lo = _mm256_mullo_epi32(a, b);
     __m256i h2 = ntt_w32_mulhi(_mm256_mullo_epi32(lo, m->pinv), m->p);
@@ -58,7 +58,7 @@ static inline __attribute__((always_inline)) __m256i ntt_w32_mont(__m256i a, __m
 /* Barrett on the even 32-bit lanes, as barrett_mul32 and the AVX-512 version:
  * t = a b, q = hi64(t mu) from four vpmuludq, r = t - q p in [0, 2p) -> [0, p).
  * q p needs only its low 33 bits; p < 2^32, so lo64(q p) = q0 p + (q1 p << 32). */
-static inline __attribute__((always_inline)) __m256i ntt_w32_barrett_even(__m256i a, __m256i b, const ntt_w32_mod *m) {
+NTT_INLINE __m256i ntt_w32_barrett_even(__m256i a, __m256i b, const ntt_w32_mod *m) {
     const __m256i low32 = _mm256_set1_epi64x(0xffffffffLL);
     __m256i t = _mm256_mul_epu32(a, b), t1 = _mm256_srli_epi64(t, 32);
     __m256i ll = _mm256_mul_epu32(t, m->mu_lo), lh = _mm256_mul_epu32(t, m->mu_hi);
@@ -75,27 +75,27 @@ static inline __attribute__((always_inline)) __m256i ntt_w32_barrett_even(__m256
     return _mm256_sub_epi64(r, _mm256_and_si256(over, p64));
 }
 
-static inline __attribute__((always_inline)) __m256i ntt_w32_barrett(__m256i a, __m256i b, const ntt_w32_mod *m) {
+NTT_INLINE __m256i ntt_w32_barrett(__m256i a, __m256i b, const ntt_w32_mod *m) {
     __m256i even = ntt_w32_barrett_even(a, b, m);
     __m256i odd = ntt_w32_barrett_even(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32), m);
     return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
 }
 
 /* a, b in [0, p), any p < 2^32: (a + b) mod p as a - (p - b), and (a - b) mod p. */
-static inline __m256i ntt_w32_add(__m256i a, __m256i b, __m256i p) {
+NTT_INLINE __m256i ntt_w32_add(__m256i a, __m256i b, __m256i p) {
     return ntt_w32_sub_wrap(a, _mm256_sub_epi32(p, b), p);
 }
 
-static inline __m256i ntt_w32_sub(__m256i a, __m256i b, __m256i p) {
+NTT_INLINE __m256i ntt_w32_sub(__m256i a, __m256i b, __m256i p) {
     return ntt_w32_sub_wrap(a, b, p);
 }
 
 /* x in [0, 4p) -> [0, 2p) when 4p <= 2^32. */
-static inline __m256i ntt_w32_fold2p(__m256i x, __m256i two_p) {
+NTT_INLINE __m256i ntt_w32_fold2p(__m256i x, __m256i two_p) {
     return _mm256_min_epu32(x, _mm256_sub_epi32(x, two_p));
 }
 
-static inline __attribute__((always_inline)) void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m256i wq,
+NTT_INLINE void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m256i wq,
                                 const ntt_w32_mod *m) {
     if (m->family == NTT_SIMD_LAZY) {
         if (forward) {      /* DIF, in/out [0, 2p) */
@@ -179,7 +179,7 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
 
 /* Stage twiddles of a 16-element segment (a = elements 0-7, b = 8-15) in the lane
  * order of the (x, y) registers ntt_w32_split makes for half-length h. */
-static inline __m256i ntt_w32_stage_twiddles(const uint32_t *tw, int h) {
+NTT_INLINE __m256i ntt_w32_stage_twiddles(const uint32_t *tw, int h) {
     switch (h) {
     case 8: return _mm256_loadu_si256((const __m256i *)(tw + 8));
     case 4: return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(tw + 4)));
@@ -189,7 +189,7 @@ static inline __m256i ntt_w32_stage_twiddles(const uint32_t *tw, int h) {
 }
 
 /* (a, b) -> (x, y): x the first, y the second inputs of the butterflies of stage h. */
-static inline __attribute__((always_inline)) void ntt_w32_split(int h, __m256i a, __m256i b, __m256i *x, __m256i *y) {
+NTT_INLINE void ntt_w32_split(int h, __m256i a, __m256i b, __m256i *x, __m256i *y) {
     switch (h) {
     case 8: *x = a; *y = b; break;                            /* (i, i + 8) */
     case 4:                                                   /* [a.lo b.lo], [a.hi b.hi] */
@@ -209,7 +209,7 @@ static inline __attribute__((always_inline)) void ntt_w32_split(int h, __m256i a
 }
 
 /* Inverse of ntt_w32_split. */
-static inline __attribute__((always_inline)) void ntt_w32_join(int h, __m256i x, __m256i y, __m256i *a, __m256i *b) {
+NTT_INLINE void ntt_w32_join(int h, __m256i x, __m256i y, __m256i *a, __m256i *b) {
     switch (h) {
     case 8: *a = x; *b = y; break;
     case 4:
@@ -228,7 +228,7 @@ static inline __attribute__((always_inline)) void ntt_w32_join(int h, __m256i x,
 
 /* One stage of half-length h (a literal at every call, so the switches fold) on a
  * 16-element segment held in (lo, hi). */
-static inline __attribute__((always_inline)) void
+NTT_INLINE void
 ntt_w32_small_stage(int forward, int h, __m256i *lo, __m256i *hi, __m256i w, __m256i wq,
                     const ntt_w32_mod *m) {
     __m256i x, y;

@@ -25,6 +25,9 @@
 #ifndef NTT_SIMD_LAZY
 #define NTT_SIMD_LAZY 2
 #endif
+#ifndef NTT_INLINE   /* see _simd32_avx512.h */
+#define NTT_INLINE static inline __attribute__((always_inline))
+#endif
 /* Family codes of the uint64 functions: MONTGOMERY with R = 2^52 (IFMA) or 2^64,
  * BARRETT (Moller-Granlund, any p < 2^64) and LAZY. */
 #define NTT_SIMD64_MONT52 0
@@ -56,7 +59,7 @@ typedef struct {
 
 /* Vector constants of prm; `family` is passed as a literal by the dispatchers below
  * so that each family gets its own specialised loops. */
-static inline __attribute__((always_inline)) ntt_v64_mod ntt_v64_modulus(const ntt_simd64_params *prm, int family) {
+NTT_INLINE ntt_v64_mod ntt_v64_modulus(const ntt_simd64_params *prm, int family) {
     ntt_v64_mod m;
     m.p = _mm512_set1_epi64((long long)prm->p);
     m.two_p = _mm512_set1_epi64((long long)(2 * prm->p));
@@ -75,7 +78,7 @@ static inline __attribute__((always_inline)) ntt_v64_mod ntt_v64_modulus(const n
  * and b = b1 2^32 + b0: a*b = a1b1 2^64 + (a0b1 + a1b0) 2^32 + a0b0, and the
  * middle column mid = lo32(a0b1) + lo32(a1b0) + hi32(a0b0) < 3 2^32 carries
  * mid >> 32 into the high word.  Exact for all a, b < 2^64. */
-static inline __attribute__((always_inline)) __m512i ntt_v64_mul_wide(__m512i a, __m512i b, __m512i *lo) {
+NTT_INLINE __m512i ntt_v64_mul_wide(__m512i a, __m512i b, __m512i *lo) {
     const __m512i low32 = _mm512_set1_epi64(0xffffffffLL);
     __m512i a1 = _mm512_srli_epi64(a, 32), b1 = _mm512_srli_epi64(b, 32);
     __m512i ll = _mm512_mul_epu32(a, b), lh = _mm512_mul_epu32(a, b1);
@@ -89,14 +92,14 @@ static inline __attribute__((always_inline)) __m512i ntt_v64_mul_wide(__m512i a,
 }
 
 /* High words only (the compiler drops the unused low word). */
-static inline __attribute__((always_inline)) __m512i ntt_v64_mulhi(__m512i a, __m512i b) {
+NTT_INLINE __m512i ntt_v64_mulhi(__m512i a, __m512i b) {
     __m512i lo;
     return ntt_v64_mul_wide(a, b, &lo);
 }
 
 /* Shoup, 64-bit: a < 2^64, w < p, wq = floor(w 2^64 / p), p < 2^63 -> [0, 2p),
  * lane for lane the scalar shoup_mul64 (q = hi(a wq), a w - q p mod 2^64). */
-static inline __attribute__((always_inline)) __m512i ntt_v64_shoup(__m512i a, __m512i w, __m512i wq, const ntt_v64_mod *m) {
+NTT_INLINE __m512i ntt_v64_shoup(__m512i a, __m512i w, __m512i wq, const ntt_v64_mod *m) {
     __m512i q = ntt_v64_mulhi(a, wq);
     return _mm512_sub_epi64(_mm512_mullo_epi64(a, w), _mm512_mullo_epi64(q, m->p));
 }
@@ -104,7 +107,7 @@ static inline __attribute__((always_inline)) __m512i ntt_v64_shoup(__m512i a, __
 /* Montgomery, R = 2^64, as the scalar mont_mul64: a < 2^64, b < p, p odd, pinv =
  * p^-1 mod 2^64.  T = a b < p 2^64; m = lo(T) pinv; hi(T) - hi(m p) in (-p, p)
  * -> [0, p).  lo(T) comes from the same four 32x32 pieces as hi(T). */
-static inline __attribute__((always_inline)) __m512i ntt_v64_mont64(__m512i a, __m512i b, const ntt_v64_mod *m) {
+NTT_INLINE __m512i ntt_v64_mont64(__m512i a, __m512i b, const ntt_v64_mod *m) {
     __m512i lo, h1 = ntt_v64_mul_wide(a, b, &lo);
     __m512i h2 = ntt_v64_mulhi(_mm512_mullo_epi64(lo, m->pinv), m->p);
     __m512i r = _mm512_sub_epi64(h1, h2);
@@ -114,7 +117,7 @@ static inline __attribute__((always_inline)) __m512i ntt_v64_mont64(__m512i a, _
 /* Barrett, 64-bit, as the scalar barrett_mul64 lane for lane (Moller & Granlund
  * 2011, Algorithm 4): a < 2^64, b < p -> [0, p) for every p < 2^64.  Shifts by
  * a count register give 0 for a count of 64, so shift = 0 needs no special case. */
-static inline __attribute__((always_inline)) __m512i ntt_v64_barrett(__m512i a, __m512i b, const ntt_v64_mod *m) {
+NTT_INLINE __m512i ntt_v64_barrett(__m512i a, __m512i b, const ntt_v64_mod *m) {
     __m512i lo, hi = ntt_v64_mul_wide(a, b, &lo);
     __m512i n1 = _mm512_or_si512(_mm512_sll_epi64(hi, m->shift), _mm512_srl_epi64(lo, m->rshift));
     __m512i n0 = _mm512_sll_epi64(lo, m->shift);
@@ -129,19 +132,19 @@ static inline __attribute__((always_inline)) __m512i ntt_v64_barrett(__m512i a, 
 }
 
 /* a, b in [0, p), any p < 2^64 (no overflow: compares against p - b). */
-static inline __m512i ntt_v64_add_any(__m512i a, __m512i b, const ntt_v64_mod *m) {
+NTT_INLINE __m512i ntt_v64_add_any(__m512i a, __m512i b, const ntt_v64_mod *m) {
     __m512i t = _mm512_sub_epi64(m->p, b);
     __m512i r = _mm512_sub_epi64(a, t);
     return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(a, t), r, m->p);
 }
 
-static inline __m512i ntt_v64_sub_any(__m512i a, __m512i b, const ntt_v64_mod *m) {
+NTT_INLINE __m512i ntt_v64_sub_any(__m512i a, __m512i b, const ntt_v64_mod *m) {
     __m512i r = _mm512_sub_epi64(a, b);
     return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(a, b), r, m->p);
 }
 
 /* x in [0, 4p) -> [0, 2p) when 4p <= 2^64 (x - 2p wraps above x when x < 2p). */
-static inline __m512i ntt_v64_fold2p(__m512i x, const ntt_v64_mod *m) {
+NTT_INLINE __m512i ntt_v64_fold2p(__m512i x, const ntt_v64_mod *m) {
     return _mm512_min_epu64(x, _mm512_sub_epi64(x, m->two_p));
 }
 
@@ -149,7 +152,7 @@ static inline __m512i ntt_v64_fold2p(__m512i x, const ntt_v64_mod *m) {
  * T = a*b < 2^52 p; m = lo52(T) * pinv mod 2^52 makes T + m p divisible by 2^52,
  * the low halves adding to 2^52 exactly when lo52(T) != 0 (the carry below), and
  * (T + m p) / 2^52 < 2p, folded once. */
-static inline __attribute__((always_inline)) __m512i ntt_v64_mont(__m512i a, __m512i b, const ntt_v64_mod *m) {
+NTT_INLINE __m512i ntt_v64_mont(__m512i a, __m512i b, const ntt_v64_mod *m) {
     __m512i lo = _mm512_madd52lo_epu64(m->zero, a, b);
     __m512i hi = _mm512_madd52hi_epu64(m->zero, a, b);
     __m512i q = _mm512_madd52lo_epu64(m->zero, lo, m->pinv);
@@ -159,17 +162,17 @@ static inline __attribute__((always_inline)) __m512i ntt_v64_mont(__m512i a, __m
 }
 
 /* a, b in [0, p), p < 2^52: sums below 2^53, one fold each. */
-static inline __m512i ntt_v64_add(__m512i a, __m512i b, const ntt_v64_mod *m) {
+NTT_INLINE __m512i ntt_v64_add(__m512i a, __m512i b, const ntt_v64_mod *m) {
     __m512i s = _mm512_add_epi64(a, b);
     return _mm512_min_epu64(s, _mm512_sub_epi64(s, m->p));
 }
 
-static inline __m512i ntt_v64_sub(__m512i a, __m512i b, const ntt_v64_mod *m) {
+NTT_INLINE __m512i ntt_v64_sub(__m512i a, __m512i b, const ntt_v64_mod *m) {
     __m512i d = _mm512_add_epi64(_mm512_sub_epi64(a, b), m->p);
     return _mm512_min_epu64(d, _mm512_sub_epi64(d, m->p));
 }
 
-static inline __attribute__((always_inline)) void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, __m512i wq,
+NTT_INLINE void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, __m512i wq,
                                 const ntt_v64_mod *m) {
     if (m->family == NTT_SIMD_LAZY) {
         if (forward) {          /* DIF: in/out [0, 2p) */
@@ -209,7 +212,7 @@ static inline __attribute__((always_inline)) void ntt_v64_bfly(int forward, __m5
 }
 
 /* Butterflies j < count of one stage; returns how many were done (multiple of 8). */
-static inline __attribute__((always_inline)) size_t
+NTT_INLINE size_t
 ntt_v64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const uint64_t *wq,
                  size_t count, const ntt_simd64_params *prm, int family) {
     ntt_v64_mod m = ntt_v64_modulus(prm, family);
@@ -226,7 +229,7 @@ ntt_v64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const
 }
 
 /* Radix-4 pass as ntt_simd32_run4 (see _simd32_avx512.h), 8 groups per vector. */
-static inline __attribute__((always_inline)) size_t
+NTT_INLINE size_t
 ntt_v64_run4_body(int forward, uint64_t *a, size_t h, size_t j0, size_t j1, const uint64_t *tw,
                   const uint64_t *twq, const ntt_simd64_params *prm, int family) {
     ntt_v64_mod m = ntt_v64_modulus(prm, family);
@@ -287,7 +290,7 @@ static const int64_t ntt_v64_wi[3][8] __attribute__((aligned(64))) = {
  * a[0:size], 16 elements (two registers) at a time; lane l of the gathered X/Y
  * vectors is block l/h, offset l%h.  Returns 1 when done, 0 if size is not a
  * multiple of 16.  tw + h .. tw + h + 7 must be in the table (n >= 16). */
-static inline __attribute__((always_inline)) int
+NTT_INLINE int
 ntt_v64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
                    const uint64_t *twq, const ntt_simd64_params *prm, int family) {
     ntt_v64_mod m = ntt_v64_modulus(prm, family);

@@ -12,21 +12,25 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#ifndef NTT_INLINE   /* see _simd32_avx512.h */
+#define NTT_INLINE static inline __attribute__((always_inline))
+#endif
+
 #if defined(__AVX512F__)
 #include <immintrin.h>
 
 /* a*w mod q in [0, 2q): a, w, wq = floor(w 2^32 / q), q all below 2^32. */
-static inline __m512i ntt_vg_shoup(__m512i a, __m512i w, __m512i wq, __m512i q) {
+NTT_INLINE __m512i ntt_vg_shoup(__m512i a, __m512i w, __m512i wq, __m512i q) {
     __m512i quot = _mm512_srli_epi64(_mm512_mul_epu32(a, wq), 32);
     return _mm512_sub_epi64(_mm512_mul_epu32(a, w), _mm512_mul_epu32(quot, q));
 }
 
 /* [0, 2q) -> [0, q): x - q wraps above x exactly when x < q. */
-static inline __m512i ntt_vg_fold(__m512i x, __m512i q) {
+NTT_INLINE __m512i ntt_vg_fold(__m512i x, __m512i q) {
     return _mm512_min_epu64(x, _mm512_sub_epi64(x, q));
 }
 
-static inline __attribute__((always_inline)) size_t
+NTT_INLINE size_t
 ntt_simd_garner32_k(const uint32_t *const *rows, size_t start, size_t k, size_t cnt,
                     const uint64_t *primes, const uint64_t *inv, const uint64_t *inv_q,
                     const uint64_t *offsets, uint64_t m, const uint64_t *weights,
