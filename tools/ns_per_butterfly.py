@@ -1,10 +1,13 @@
 """Single-thread forward NTT timings for every kernel build, lane width and family.
 
     python tools/ns_per_butterfly.py [--log2n 17] [--p 998244353]
+    python tools/ns_per_butterfly.py --sizes      # the active build across sizes
 
 Each ISA runs in its own interpreter (the build is chosen at import); every
 figure is the best of several runs of ntt_cy.ntt(a, p, workers=1, ...) on a
-fixed array, natural order, so it includes the Python call overhead.
+fixed array, natural order, so it includes the Python call overhead.  --sizes
+times the kernel itself (in place, bit-reversed output, default family) for
+n = 2^12 .. 2^22, to show how flat the cost per butterfly stays past the caches.
 """
 import argparse
 import json
@@ -37,11 +40,41 @@ print(json.dumps(rows))
 """
 
 
+SIZES = r"""
+import sys, time
+import numpy as np
+from ntt_cy import _ntt
+from ntt_cy._aligned import aligned_copy
+from ntt_cy.plan import get_plan
+p = int(sys.argv[1])
+cells = []
+for log2n in range(12, 23, 2):
+    n = 1 << log2n
+    plan = get_plan(n, p)
+    tables = plan.tables(plan.reduction)
+    x = aligned_copy(np.random.default_rng(0).integers(0, p, (1, n)).astype(plan.dtype))
+    best = float("inf")
+    for _ in range(max(5, min(200, (1 << 22) // n))):
+        t = time.perf_counter()
+        _ntt.forward(x, x, tables, 1, False)
+        best = min(best, time.perf_counter() - t)
+    cells.append(f"| 2^{log2n} | {best * 1e3:.3f} ms | {best / (n // 2 * log2n) * 1e9:.3f} |")
+print(f"{_ntt.ACTIVE_ISA} build, {plan.reduction}, {np.dtype(plan.dtype).name} lanes\n")
+print("| n | time | ns/butterfly |\n|---|---|---|\n" + "\n".join(cells))
+"""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--log2n", type=int, default=17)
     ap.add_argument("--p", type=int, default=998244353)
+    ap.add_argument("--sizes", action="store_true",
+                    help="the active build's kernel, n = 2^12..2^22 (in place, bit-reversed)")
     args = ap.parse_args()
+    if args.sizes:
+        print(f"forward NTT kernel, p = {args.p}, 1 thread, in place, bit-reversed output\n")
+        subprocess.run([sys.executable, "-c", SIZES, str(args.p)], check=True)
+        return
     from ntt_cy._isa import supported_isas
 
     print(f"forward NTT, n = 2^{args.log2n}, p = {args.p}, 1 thread\n")
