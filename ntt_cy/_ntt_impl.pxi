@@ -24,6 +24,7 @@
 
 from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
 
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
 from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
@@ -43,7 +44,7 @@ cdef extern from "_simd32_avx512.h" nogil:
     size_t ntt_simd32_run4_padded(uint32_t* a, size_t h, size_t j0, size_t j1,
                                   const uint32_t* src32, const uint64_t* src64, size_t n_src,
                                   const uint32_t* tw, const uint32_t* twq, uint32_t p,
-                                  uint32_t pinv, uint64_t mu, int family)
+                                  uint32_t pinv, uint64_t mu, int family, uint64_t* max_seen)
     int ntt_simd32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
                                 const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
                                 int family)
@@ -781,38 +782,47 @@ cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
 
 
 cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py_ssize_t n,
-                            Py_ssize_t j0, Py_ssize_t j1, const Tables* t) noexcept nogil:
+                            Py_ssize_t j0, Py_ssize_t j1, const Tables* t,
+                            uint64_t* max_seen) noexcept nogil:
     # DIF stages n/2 and n/4 of a = src[0:n_src] zero-padded to n (n_src <= n/2),
     # groups j0 <= j < j1 of [0, n/4): straight from src in the vector code (the
     # padded copy is never written or read back), else by writing the padded values
-    # and running the usual butterflies.
+    # and running the usual butterflies.  *max_seen: raised to the largest value read.
     cdef Py_ssize_t h = n >> 1, q = n >> 2, j
+    cdef uint64_t v0, v1
     if lane_t is uint32_t:
         if source_t is uint32_t:
             j0 += ntt_simd32_run4_padded(a, h, j0, j1, src, NULL, n_src,
                                          <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q,
                                          <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
-                                         t.mod.barrett_mu, t.family)
+                                         t.mod.barrett_mu, t.family, max_seen)
         else:
             j0 += ntt_simd32_run4_padded(a, h, j0, j1, NULL, src, n_src,
                                          <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q,
                                          <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
-                                         t.mod.barrett_mu, t.family)
+                                         t.mod.barrett_mu, t.family, max_seen)
     if j0 >= j1:
         return
     for j in range(j0, j1):
-        a[j] = <lane_t>src[j] if j < n_src else 0
-        a[j + q] = <lane_t>src[j + q] if j + q < n_src else 0
+        v0 = src[j] if j < n_src else 0
+        v1 = src[j + q] if j + q < n_src else 0
+        if v0 > max_seen[0]:
+            max_seen[0] = v0
+        if v1 > max_seen[0]:
+            max_seen[0] = v1
+        a[j] = <lane_t>v0
+        a[j + q] = <lane_t>v1
         a[j + h] = 0
         a[j + h + q] = 0
     dif_run4(a, h, j0, j1, t)
 
 
 cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, Py_ssize_t n,
-                              Py_ssize_t c, const Tables* t, bint reduced, int part,
-                              int parts) noexcept nogil:
+                              Py_ssize_t c, const Tables* t, bint reduced, uint64_t* max_seen,
+                              int part, int parts) noexcept nogil:
     cdef Py_ssize_t q = n >> 2, lo = n * part // parts, hi = n * (part + 1) // parts
-    padded_first_pass(src, n_src, a, n, split(q, part, parts), split(q, part + 1, parts), t)
+    padded_first_pass(src, n_src, a, n, split(q, part, parts), split(q, part + 1, parts), t,
+                      max_seen)
     if parts > 1:
         ntt_cy_barrier()
     dif_schedule(a, n, c, part, parts, t, n >> 3)
@@ -891,34 +901,49 @@ def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables
 def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
                    int threads, bint reduced=True):
     """Forward NTT (bit-reversed order) of every row of src zero-padded to the plan's
-    length n, into dst (R, n).   # IN src (R, m <= n/2), values < p; OUT dst
+    length n, into dst (R, n); returns the largest value of src.
+    # IN src (R, m <= n/2), values < p; OUT dst
 
     The zero half is never materialised: the first two stages read src directly.
-    reduced=False as in forward()."""
-    cdef Py_ssize_t rows = src.shape[0], m = src.shape[1], n = dst.shape[1], r, c
+    The callers may skip their own range check: if the returned maximum is >= p,
+    dst is meaningless (but was computed without fault) and the caller reduces
+    src and starts again.  reduced=False as in forward()."""
+    cdef Py_ssize_t rows = src.shape[0], m = src.shape[1], n = dst.shape[1], r, c, k
     cdef const Tables* t = &tables.c
     if n != tables.n or dst.shape[0] != rows or n < 8 or 2 * m > n:
         raise ValueError("internal: forward_padded needs dst (R, n), n >= 8, src (R, <= n/2)")
     if tables.c.twist != NULL:
         raise ValueError("internal: forward_padded needs a cyclic plan")
     if rows == 0:
-        return
+        return 0
+    cdef int slots = threads if threads > 1 else 1
+    cdef uint64_t* seen = <uint64_t*>calloc(rows * slots, sizeof(uint64_t))
+    cdef uint64_t top = 0
+    if seen == NULL:
+        raise MemoryError()
     cdef const source_t* s = &src[0, 0] if m else NULL
     cdef lane_t* d = &dst[0, 0]
     with nogil:
         if threads > 1 and rows >= threads:
             c = chunk_size(n, 1)
             for r in prange(rows, num_threads=threads, schedule="static"):
-                forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, 0, 1)
+                forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, seen + r * slots,
+                                    0, 1)
         else:
             c = chunk_size(n, threads)
             for r in range(rows):
                 if threads == 1:
-                    forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, 0, 1)
+                    forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced,
+                                        seen + r * slots, 0, 1)
                 else:
                     with parallel(num_threads=threads):
                         forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced,
-                                            threadid(), threads)
+                                            seen + r * slots + threadid(), threadid(), threads)
+        for k in range(rows * slots):
+            if seen[k] > top:
+                top = seen[k]
+    free(seen)
+    return top
 
 
 def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,

@@ -370,31 +370,44 @@ static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, 
  * [0, h/2); same butterflies and ranges as ntt_simd32_run4.  Returns the number
  * of groups done (a multiple of 16), 0 when h/2 is not a multiple of 16. */
 NTT_INLINE __m512i ntt_v32_load_src(const uint32_t *src32, const uint64_t *src64,
-                                       size_t n_src, size_t i) {
+                                     size_t n_src, size_t i, __m512i *top) {
+    /* 16 source values from i (zeros past n_src); *top keeps the largest value read
+     * (before narrowing), so callers can check the "values < p" promise for free. */
     __mmask16 keep = i >= n_src ? 0 : n_src - i >= 16 ? 0xFFFF
                                        : (__mmask16)((1u << (n_src - i)) - 1);
-    if (src32)
-        return _mm512_maskz_loadu_epi32(keep, src32 + i);
-    __m256i lo = _mm512_cvtepi64_epi32(_mm512_maskz_loadu_epi64((__mmask8)keep, src64 + i));
-    __m256i hi = _mm512_cvtepi64_epi32(
-        _mm512_maskz_loadu_epi64((__mmask8)(keep >> 8), src64 + i + 8));
-    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+    if (src32) {
+        __m512i x = _mm512_maskz_loadu_epi32(keep, src32 + i);
+        *top = _mm512_max_epu64(*top, _mm512_max_epu32(_mm512_srli_epi64(x, 32),
+                                                       _mm512_and_si512(x, _mm512_set1_epi64(0xffffffffLL))));
+        return x;
+    }
+    __m512i lo = _mm512_maskz_loadu_epi64((__mmask8)keep, src64 + i);
+    __m512i hi = _mm512_maskz_loadu_epi64((__mmask8)(keep >> 8), src64 + i + 8);
+    *top = _mm512_max_epu64(*top, _mm512_max_epu64(lo, hi));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)),
+                              _mm512_cvtepi64_epi32(hi), 1);
 }
 
 static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
                                             const uint32_t *src32, const uint64_t *src64,
                                             size_t n_src, const uint32_t *tw,
                                             const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family) {
+                                            uint64_t mu, int family, uint64_t *max_seen) {
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
     int lazy = family == NTT_SIMD_LAZY;
+    __m512i top = _mm512_setzero_si512();   /* largest source value read (64-bit lanes) */
     if (q % 16)
         return 0;
-    for (j = j0; j < j0 + done; j += 16)
-        ntt_v32_radix4(1, a, h, j, ntt_v32_load_src(src32, src64, n_src, j),
-                       ntt_v32_load_src(src32, src64, n_src, j + q), _mm512_setzero_si512(),
-                       _mm512_setzero_si512(), tw, twq, &m, lazy);
+    for (j = j0; j < j0 + done; j += 16) {
+        __m512i x0 = ntt_v32_load_src(src32, src64, n_src, j, &top);
+        __m512i x1 = ntt_v32_load_src(src32, src64, n_src, j + q, &top);
+        ntt_v32_radix4(1, a, h, j, x0, x1, _mm512_setzero_si512(), _mm512_setzero_si512(),
+                       tw, twq, &m, lazy);
+    }
+    uint64_t seen = _mm512_reduce_max_epu64(top);
+    if (seen > *max_seen)
+        *max_seen = seen;
     return done;
 }
 
@@ -436,9 +449,9 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
                                             const uint32_t *src32, const uint64_t *src64,
                                             size_t n_src, const uint32_t *tw,
                                             const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family) {
+                                            uint64_t mu, int family, uint64_t *max_seen) {
     (void)a; (void)h; (void)j0; (void)j1; (void)src32; (void)src64; (void)n_src; (void)tw;
-    (void)twq; (void)p; (void)pinv; (void)mu; (void)family;
+    (void)twq; (void)p; (void)pinv; (void)mu; (void)family; (void)max_seen;
     return 0;
 }
 #endif

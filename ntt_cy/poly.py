@@ -75,8 +75,24 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
         raise ValueError(f"modulus must be >= 1, got {m}")
     _checks.check_poly_kind(kind)
     threads = resolve_workers(workers)
+    if kind == "linear" and m < 1 << 64:
+        # 32/64-bit integer arrays go in unchecked: the direct path's first transform
+        # stages see every value anyway and report the largest (see _transformed);
+        # any other path, or a value outside [0, m), starts again with checked inputs.
+        try:
+            return _polymul(_as_unsigned(a, "a"), b if b is a else _as_unsigned(b, "b"),
+                            a, m, kind, threads, checked=False)
+        except _Unchecked:
+            pass
     A = _as_residues(a, m, "a")
     B = A if b is a else _as_residues(b, m, "b")
+    return _polymul(A, B, a, m, kind, threads, checked=True)
+
+
+def _polymul(A, B, a, m, kind, threads, checked):
+    # B is a: `b is a` in the call (squaring), A the converted a.
+    if B is a:
+        B = A
     na, nb = A.shape[-1], B.shape[-1]
     try:
         batch = () if A.ndim == B.ndim == 1 else np.broadcast_shapes(A.shape[:-1], B.shape[:-1])
@@ -88,7 +104,7 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     A2 = _rows(A, batch)
     B2 = A2 if B is A else _rows(B, batch)
     if kind == "linear":
-        out = _linear(A2, B2, m, threads)
+        out = _linear(A2, B2, m, threads, checked)
     else:
         out = _wrapped(A2, B2, m, kind, threads)
     out = out.reshape(batch + out.shape[-1:])
@@ -106,6 +122,20 @@ def output_dtype(m: int) -> np.dtype:
 
 
 # ---------------------------------------------------------------- inputs
+
+class _Unchecked(Exception):
+    """Unchecked inputs reached a step that needs values in [0, m): start again."""
+
+
+def _as_unsigned(x, name):
+    """A 32/64-bit integer ndarray x as unsigned lanes of the same width (a view, no
+    range check: negative values read as >= 2^31 / 2^63); anything else raises
+    _Unchecked, for the checked route."""
+    if not isinstance(x, np.ndarray) or x.dtype.kind not in "iu" or x.dtype.itemsize not in (4, 8):
+        raise _Unchecked
+    arr = _checks.as_integer_array(x, name)
+    return arr.view(U32 if arr.dtype.itemsize == 4 else U64)
+
 
 def _as_residues(x, m, name):
     """x mod m: unsigned lanes for m < 2**64 (uint64 for 64-bit inputs, so that
@@ -219,7 +249,9 @@ def linear_path(R, na, nb, m):
     return path, basis
 
 
-def _linear(A2, B2, m, threads):
+def _linear(A2, B2, m, threads, checked=True):
+    """checked=False: A2, B2 may hold values >= m (unsigned views of the caller's
+    arrays); only the direct path takes them, and raises _Unchecked if it sees one."""
     R, na = A2.shape
     nb = B2.shape[1]
     L = na + nb - 1
@@ -228,11 +260,14 @@ def _linear(A2, B2, m, threads):
     if m >= 1 << 64:
         return _linear_object(A2, B2, m, threads)
     path, basis = linear_path(R, na, nb, m)
+    if not checked and path != "direct":
+        raise _Unchecked
     if path == "schoolbook":
         return schoolbook(A2, B2, m, threads)
     N = _next_pow2(L)
     if path == "direct":
-        res = _prime_product(A2, B2, m, None, N, "cyclic", threads, reduce=False)
+        res = _prime_product(A2, B2, m, None, N, "cyclic", threads, reduce=False,
+                             checked=checked)
         return np.ascontiguousarray(res[:, :L])
     out = _crt_product(A2, B2, m, basis, N, "cyclic", L, threads)
     return out.reshape(R, L)
@@ -287,18 +322,19 @@ def _sub_mod(x, y, m):
     return np.where(x < y, d + np.uint64(m), d)
 
 
-def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None):
+def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked=True):
     """Cyclic (negacyclic) convolution of the zero-padded rows mod the prime p, as a
     (R, N) array of p's lane dtype: `out` when given (e.g. a scratch buffer), else a
     fresh array; reduce=False when A2, B2 < p already."""
     plan = _plan(N, p, None if dtype is None else np.dtype(dtype).name, kind)
     R = A2.shape[0]
     t = effective_threads(threads, R * N)
-    fa = _transformed(A2, plan, N, kind, reduce, t, out)
+    fa = _transformed(A2, plan, N, kind, reduce, t, out, checked)
     if B2 is A2:
         fb = fa
     else:
-        fb = _transformed(B2, plan, N, kind, reduce, t, scratch("operand", (R, N), plan.dtype))
+        fb = _transformed(B2, plan, N, kind, reduce, t, scratch("operand", (R, N), plan.dtype),
+                          checked)
     # The pointwise product is taken inside the inverse, block by block.  Cyclic: n^-1
     # folded into it, so the inverse skips its scaling.
     tables = plan.tables(plan.reduction)
@@ -309,14 +345,20 @@ def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None):
     return fa
 
 
-def _transformed(X2, plan, N, kind, reduce, threads, dst=None):
+def _transformed(X2, plan, N, kind, reduce, threads, dst=None, checked=True):
     """Forward transform (bit-reversed) of the rows X2 (mod p when reduce) zero-padded
-    to N columns, into dst (R, N) or a fresh array."""
+    to N columns, into dst (R, N) or a fresh array.  checked=False: X2 may hold values
+    >= p, which raises _Unchecked (seen by the first stages, no pass of its own)."""
     if dst is None:
         dst = aligned_empty((X2.shape[0], N), plan.dtype)
     if not reduce and kind == "cyclic" and N >= 8 and 2 * X2.shape[1] <= N:
         # the zero half is never written: the first stages read X2 directly
-        _ntt.forward_padded(X2, dst, plan.tables(plan.reduction), threads, plan.dtype != U32)
+        largest = _ntt.forward_padded(X2, dst, plan.tables(plan.reduction), threads,
+                                      plan.dtype != U32)
+        if not checked and largest >= plan.p:
+            raise _Unchecked
+    elif not checked:
+        raise _Unchecked
     else:
         _load(X2, plan, N, reduce, threads, dst)
         _forward(plan, dst, threads)

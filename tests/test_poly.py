@@ -343,3 +343,27 @@ def test_backend_argument():
     else:  # the CPU machine's answer: a clear error, no crash
         with pytest.raises(cuda.CudaUnavailableError):
             polymul([1, 2], [3], 998244353, backend="cuda")
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint64, np.int32, np.int64])
+@pytest.mark.parametrize("workers", [1, 2])
+def test_values_outside_range_found_inside_the_transform(dtype, workers):
+    # 32/64-bit inputs reach the direct path unchecked; a value >= m or < 0 anywhere
+    # (first, last, vector tails, second quarter, any row) must still be reduced
+    m = 998244353
+    rng = np.random.default_rng(11)
+    for rows, n in ((1, 37), (1, 1000), (3, 4099), (1, 1 << 15)):
+        base = rng.integers(0, m, (rows, n)).astype(dtype)
+        spots = [(0, 0), (rows - 1, n - 1), (rows // 2, n // 2), (rows - 1, n // 3)]
+        for r, i in spots:
+            for bad in ([m, 2**32 - 1] if np.dtype(dtype).kind == "u" else [m, -1, -m]):
+                a = base.copy()
+                if int(np.iinfo(dtype).max) < bad or int(np.iinfo(dtype).min) > bad:
+                    continue
+                a[r, i] = bad
+                b = base[:, ::-1].copy()
+                before = a.copy()
+                got = polymul(a, b, m, workers=workers)
+                want = polymul(np.asarray(a, dtype=object) % m, b.astype(object), m, workers=1)
+                assert np.array_equal(got, want), (rows, n, r, i, bad)
+                assert np.array_equal(a, before)
