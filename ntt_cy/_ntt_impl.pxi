@@ -49,7 +49,7 @@ cdef extern from "_simd32_avx512.h" nogil:
                                 const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
                                 int family)
 
-cdef extern from "_simd64_ifma.h" nogil:
+cdef extern from "_simd64_avx512.h" nogil:
     # uint64 lanes where the build has AVX-512 IFMA: every family (Montgomery with
     # R = 2^52 or 2^64, Barrett, LAZY); elsewhere montgomery_bits is 64 and the
     # functions do nothing (return 0).  Parameters from simd64_params().
@@ -263,7 +263,7 @@ cdef inline Py_ssize_t simd_run(int forward, uint32_t* a, Py_ssize_t half, Py_ss
 
 
 cdef inline ntt_simd64_params simd64_params(const Modulus* m, int family) noexcept nogil:
-    # The modulus for _simd64_ifma.h in `family` (a Tables family code).
+    # The modulus for _simd64_avx512.h in `family` (a Tables family code).
     cdef ntt_simd64_params prm
     prm.p = m.p
     prm.pinv = m.mont52_pinv if m.mont_bits == 52 else m.mont_pinv

@@ -17,8 +17,8 @@
  * Compiled into every build; outside AVX-512 IFMA builds each function does
  * nothing and returns 0, and the scalar Cython loops do all the work.
  */
-#ifndef NTT_CY_SIMD64_IFMA_H
-#define NTT_CY_SIMD64_IFMA_H
+#ifndef NTT_CY_SIMD64_AVX512_H
+#define NTT_CY_SIMD64_AVX512_H
 #include <stdint.h>
 #include <stddef.h>
 
