@@ -226,6 +226,25 @@ NTT_INLINE void ntt_w32_join(int h, __m256i x, __m256i y, __m256i *a, __m256i *b
     }
 }
 
+/* The butterflies of the stage h = 1 (twiddle 1): as ntt_v32_bfly_one. */
+NTT_INLINE void ntt_w32_bfly_one(int forward, __m256i *u, __m256i *v, const ntt_w32_mod *m) {
+    if (m->family == NTT_SIMD_LAZY) {
+        if (forward) {
+            __m256i d = _mm256_add_epi32(_mm256_sub_epi32(*u, *v), m->two_p);
+            *u = ntt_w32_fold2p(_mm256_add_epi32(*u, *v), m->two_p);
+            *v = ntt_w32_fold2p(d, m->two_p);
+        } else {
+            __m256i x = ntt_w32_fold2p(*u, m->two_p), t = ntt_w32_fold2p(*v, m->two_p);
+            *u = _mm256_add_epi32(x, t);
+            *v = _mm256_add_epi32(_mm256_sub_epi32(x, t), m->two_p);
+        }
+    } else {
+        __m256i d = ntt_w32_sub(*u, *v, m->p);
+        *u = ntt_w32_add(*u, *v, m->p);
+        *v = d;
+    }
+}
+
 /* One stage of half-length h (a literal at every call, so the switches fold) on a
  * 16-element segment held in (lo, hi). */
 NTT_INLINE void
@@ -233,7 +252,10 @@ ntt_w32_small_stage(int forward, int h, __m256i *lo, __m256i *hi, __m256i w, __m
                     const ntt_w32_mod *m) {
     __m256i x, y;
     ntt_w32_split(h, *lo, *hi, &x, &y);
-    ntt_w32_bfly(forward, &x, &y, w, wq, m);
+    if (h == 1)
+        ntt_w32_bfly_one(forward, &x, &y, m);
+    else
+        ntt_w32_bfly(forward, &x, &y, w, wq, m);
     ntt_w32_join(h, x, y, lo, hi);
 }
 

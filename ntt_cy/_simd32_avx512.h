@@ -153,6 +153,28 @@ NTT_INLINE void ntt_v32_dit(__m512i *u, __m512i *v, __m512i w, __m512i wq,
     }
 }
 
+/* The butterflies of the stage h = 1, whose twiddle is 1 in every family's form: no
+ * product, the same output ranges (LAZY DIF: u - v + 2p < 4p folds to [0, 2p); DIT:
+ * v < 4p folds to [0, 2p) as Shoup would leave it; exact families: v stays in [0, p)).
+ * The value mod p is the one the general butterfly gives. */
+NTT_INLINE void ntt_v32_bfly_one(int forward, __m512i *u, __m512i *v, const ntt_v32_mod *m) {
+    if (m->family == NTT_SIMD_LAZY) {
+        if (forward) {
+            __m512i d = _mm512_add_epi32(_mm512_sub_epi32(*u, *v), m->two_p);
+            *u = ntt_v32_fold2p(_mm512_add_epi32(*u, *v), m->two_p);
+            *v = ntt_v32_fold2p(d, m->two_p);
+        } else {
+            __m512i x = ntt_v32_fold2p(*u, m->two_p), t = ntt_v32_fold2p(*v, m->two_p);
+            *u = _mm512_add_epi32(x, t);
+            *v = _mm512_add_epi32(_mm512_sub_epi32(x, t), m->two_p);
+        }
+    } else {
+        __m512i d = ntt_v32_sub(*u, *v, m->p);
+        *u = ntt_v32_add(*u, *v, m->p);
+        *v = d;
+    }
+}
+
 /* Butterflies j < count of one stage (x[j], y[j], w[j]); returns how many were
  * done (count rounded down to 16).  wq is ignored for MONTGOMERY. */
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
@@ -276,7 +298,10 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                 x0 = t0;
                 x1 = t1;
             }
-            if (forward) {
+            if (k == (forward ? 3 : 0)) {   /* h = 1: twiddle 1 */
+                ntt_v32_bfly_one(forward, &x0, &y0, &m);
+                ntt_v32_bfly_one(forward, &x1, &y1, &m);
+            } else if (forward) {
                 ntt_v32_dif(&x0, &y0, st[k].w, st[k].wq, &m);
                 ntt_v32_dif(&x1, &y1, st[k].w, st[k].wq, &m);
             } else {

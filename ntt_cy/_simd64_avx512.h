@@ -211,6 +211,26 @@ NTT_INLINE void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, __m
     }
 }
 
+/* The butterflies of the stage h = 1, whose twiddle is 1 in every family's form: no
+ * product, the same output ranges and value mod p (see ntt_v32_bfly_one). */
+NTT_INLINE void ntt_v64_bfly_one(int forward, __m512i *u, __m512i *v, const ntt_v64_mod *m) {
+    if (m->family == NTT_SIMD_LAZY) {
+        if (forward) {
+            __m512i d = _mm512_add_epi64(_mm512_sub_epi64(*u, *v), m->two_p);
+            *u = ntt_v64_fold2p(_mm512_add_epi64(*u, *v), m);
+            *v = ntt_v64_fold2p(d, m);
+        } else {
+            __m512i x = ntt_v64_fold2p(*u, m), t = ntt_v64_fold2p(*v, m);
+            *u = _mm512_add_epi64(x, t);
+            *v = _mm512_add_epi64(_mm512_sub_epi64(x, t), m->two_p);
+        }
+    } else {
+        __m512i d = ntt_v64_sub_any(*u, *v, m);
+        *u = ntt_v64_add_any(*u, *v, m);
+        *v = d;
+    }
+}
+
 /* Butterflies j < count of one stage; returns how many were done (multiple of 8). */
 NTT_INLINE size_t
 ntt_v64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const uint64_t *wq,
@@ -311,7 +331,10 @@ ntt_v64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
             int k = forward ? s : 2 - s;
             __m512i x = _mm512_permutex2var_epi64(lo, gx[k], hi);
             __m512i y = _mm512_permutex2var_epi64(lo, gy[k], hi);
-            ntt_v64_bfly(forward, &x, &y, w[k], wq[k], &m);
+            if (k == 2)   /* h = 1: twiddle 1 */
+                ntt_v64_bfly_one(forward, &x, &y, &m);
+            else
+                ntt_v64_bfly(forward, &x, &y, w[k], wq[k], &m);
             lo = _mm512_permutex2var_epi64(x, blo[k], y);
             hi = _mm512_permutex2var_epi64(x, bhi[k], y);
         }
