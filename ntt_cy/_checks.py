@@ -176,6 +176,8 @@ def integers_to_lanes(arr: np.ndarray, p: int, dt: np.dtype, name: str,
     """as_lane_array for an array that as_integer_array already accepted.  `into`
     (shape arr.shape, dtype dt): where in-range values that need a dtype
     conversion are written, instead of a new array."""
+    if arr.dtype.kind in "iu" and not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))   # the views below read raw bytes
     if arr.dtype.kind == "O":
         if on_range == "reduce":
             return np.array([int(v) % p for v in arr.flat], dtype=dt).reshape(arr.shape)
@@ -234,6 +236,13 @@ def _reduce_signed(arr, p, dt):
     return r.astype(dt)
 
 
+def _same_view(x: np.ndarray, y: np.ndarray) -> bool:
+    """x and y are the same elements of the same memory (e.g. an int64 input and its
+    uint64 view used as out): an in-place transform, not a partial overlap."""
+    return (x.ctypes.data == y.ctypes.data and x.shape == y.shape and x.strides == y.strides
+            and x.dtype.itemsize == y.dtype.itemsize)
+
+
 def check_out(out, shape, dt, source: np.ndarray) -> np.ndarray:
     """Validate a user-supplied `out` array; it may be the (lane-typed) input itself."""
     if not isinstance(out, np.ndarray):
@@ -244,7 +253,7 @@ def check_out(out, shape, dt, source: np.ndarray) -> np.ndarray:
         raise ValueError(f"out has shape {out.shape}, expected {tuple(shape)}")
     if not out.flags.writeable:
         raise ValueError("out is read-only")
-    if out is not source and np.shares_memory(out, source):
+    if out is not source and np.shares_memory(out, source) and not _same_view(out, source):
         raise ValueError("out overlaps the input without being the same array; "
                          "pass the input itself as out for an in-place transform")
     return out

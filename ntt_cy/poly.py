@@ -80,7 +80,7 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
         # stages see every value anyway and report the largest (see _transformed);
         # any other path, or a value outside [0, m), starts again with checked inputs.
         try:
-            return _polymul(_as_unsigned(a, "a"), b if b is a else _as_unsigned(b, "b"),
+            return _polymul(_as_unsigned(a, m, "a"), b if b is a else _as_unsigned(b, m, "b"),
                             a, m, kind, threads, checked=False)
         except _Unchecked:
             pass
@@ -127,11 +127,14 @@ class _Unchecked(Exception):
     """Unchecked inputs reached a step that needs values in [0, m): start again."""
 
 
-def _as_unsigned(x, name):
-    """A 32/64-bit integer ndarray x as unsigned lanes of the same width (a view, no
-    range check: negative values read as >= 2^31 / 2^63); anything else raises
-    _Unchecked, for the checked route."""
-    if not isinstance(x, np.ndarray) or x.dtype.kind not in "iu" or x.dtype.itemsize not in (4, 8):
+def _as_unsigned(x, m, name):
+    """A native-order 32/64-bit integer ndarray x as unsigned lanes of the same width (a
+    view, no range check); anything else raises _Unchecked, for the checked route.
+    A negative signed value reads as >= 2^(bits-1) in the view, which the largest-value
+    report catches only when m <= 2^(bits-1): signed inputs with larger m are checked."""
+    if (not isinstance(x, np.ndarray) or x.dtype.kind not in "iu"
+            or x.dtype.itemsize not in (4, 8) or not x.dtype.isnative
+            or (x.dtype.kind == "i" and m > 1 << (8 * x.dtype.itemsize - 1))):
         raise _Unchecked
     arr = _checks.as_integer_array(x, name)
     return arr.view(U32 if arr.dtype.itemsize == 4 else U64)

@@ -147,3 +147,25 @@ def test_range_check_every_dtype_and_sign_boundary(dtype, p):
     if len(inside) < len(values):
         with pytest.raises(ValueError, match="outside"):
             integers_to_lanes(arr, p, lanes, "a", "raise")
+
+
+def test_byte_swapped_inputs_of_transforms():
+    p = 3221225473
+    x = np.arange(1, 9)
+    want = ntt_cy.ntt(x, p)
+    for order in (">", "<"):
+        for dt in ("i4", "i8", "u4", "u8"):
+            assert np.array_equal(ntt_cy.ntt(x.astype(order + dt), p), want), (order, dt)
+
+
+def test_out_may_be_the_input_seen_through_another_integer_dtype():
+    # int64 input transformed in place through its uint64 view
+    p = 4179340454199820289
+    x = np.arange(1, 17, dtype=np.int64)
+    want = ntt_cy.ntt(x, p, dtype=np.uint64)
+    plan = NTTPlan(16, p, dtype=np.uint64)
+    out = plan.forward(x, out=x.view(np.uint64))
+    assert np.shares_memory(out, x) and np.array_equal(out, want)
+    with pytest.raises(ValueError, match="overlaps"):
+        y = np.arange(1, 18, dtype=np.int64)
+        plan.forward(y[:16], out=y[1:].view(np.uint64))

@@ -367,3 +367,29 @@ def test_values_outside_range_found_inside_the_transform(dtype, workers):
                 want = polymul(np.asarray(a, dtype=object) % m, b.astype(object), m, workers=1)
                 assert np.array_equal(got, want), (rows, n, r, i, bad)
                 assert np.array_equal(a, before)
+
+
+@pytest.mark.parametrize("dtype,m,low,high", [
+    (np.int32, 4179340454199820289, -(2**31), 0),          # any negative int32 < 2^32 < m
+    (np.int32, 3221225473, -(2**31), -(2**30) - 2**29),     # reads as [2^31, m)
+    (np.int64, 2**64 - 2**32 + 1, -(2**62), -(2**33)),      # reads as [2^63, m)
+    (np.int32, 998244353, -(2**31), 0)])                    # always >= m as unsigned
+def test_negative_signed_inputs_with_moduli_above_the_sign_bit(dtype, m, low, high):
+    # negative values whose unsigned reading lies below m must still be reduced as
+    # negatives (no value here gives the unchecked route away by reading >= m)
+    rng = np.random.default_rng(12)
+    a = rng.integers(low, high, 1000).astype(dtype)
+    b = rng.integers(0, 2**20, 1000).astype(dtype)
+    assert as_ints(polymul(a, b, m)) == flint_product(a.tolist(), b.tolist(), m)
+
+
+@pytest.mark.parametrize("order", [">", "<"])
+@pytest.mark.parametrize("dtype", ["i4", "u4", "i8", "u8"])
+def test_byte_order_of_inputs(order, dtype):
+    m = 998244353
+    rng = np.random.default_rng(13)
+    a = rng.integers(0, min(m, 2**31 - 1), 3000)
+    b = rng.integers(0, 60, 3000)
+    expected = flint_product(a.tolist(), b.tolist(), m)
+    got = polymul(a.astype(order + dtype), b.astype(order + dtype), m)
+    assert as_ints(got) == expected
