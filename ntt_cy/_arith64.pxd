@@ -55,6 +55,20 @@ cdef inline uint64_t barrett_mul64(uint64_t a, uint64_t b, uint64_t d, uint64_t 
     return r >> shift
 
 
+cdef inline uint64_t fold_once(uint64_t x, uint64_t p) noexcept nogil:
+    # [0, 2p) -> [0, p), for every p < 2^63.
+    return x - p if x >= p else x
+
+
+cdef inline uint64_t shoup_mul32_wide(uint64_t a, uint64_t w, uint64_t wq,
+                                      uint64_t p) noexcept nogil:
+    # Shoup product of 32-bit operands in 64-bit words: a*w mod p in [0, 2p) for
+    # a < 2^32, w < p < 2^32, wq = floor(w 2^32 / p).  The quotient estimate
+    # floor(a wq / 2^32) is the true quotient or one less, every product stays below
+    # 2^64, and unlike shoup_mul32 the result may exceed 2^32 (p up to 2^32).
+    return a * w - ((a * wq) >> 32) * p
+
+
 cdef inline uint64_t shoup_mul64(uint64_t a, uint64_t w, uint64_t wq, uint64_t p) noexcept nogil:
     # Shoup product with a constant: a*w mod p, LAZY result in [0, 2p).
     # a in [0, 2^64), w in [0, p), wq = floor(w * 2^64 / p), p < 2^63 (2p must fit).

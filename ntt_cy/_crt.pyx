@@ -10,14 +10,9 @@
 from cython.parallel cimport prange
 from libc.stdint cimport uint64_t
 
-from ntt_cy._arith64 cimport add_mod64, sub_mod64, barrett_mul64, shoup_mul64
+from ntt_cy._arith64 cimport add_mod64, sub_mod64, barrett_mul64, shoup_mul64, fold_once
 
 DEF MAX_PRIMES = 16
-
-
-cdef inline uint64_t fold(uint64_t x, uint64_t p) noexcept nogil:
-    # [0, 2p) -> [0, p)
-    return x - p if x >= p else x
 
 
 def garner_digits(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
@@ -42,9 +37,9 @@ def garner_digits(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
                 t = residues[j, i]
                 for l in range(j):
                     # v_l < p_l may exceed p_j: reduce it first (Shoup by 1).
-                    v = fold(shoup_mul64(digits[l, i], 1, inv_q[j, j], pj), pj)
+                    v = fold_once(shoup_mul64(digits[l, i], 1, inv_q[j, j], pj), pj)
                     t = sub_mod64(t, v, pj)
-                    t = fold(shoup_mul64(t, inv[l, j], inv_q[l, j], pj), pj)
+                    t = fold_once(shoup_mul64(t, inv[l, j], inv_q[l, j], pj), pj)
                 digits[j, i] = t
 
 

@@ -10,23 +10,12 @@
 from cython.parallel cimport prange
 from libc.stdint cimport uint32_t, uint64_t
 
-from ntt_cy._arith64 cimport add_mod64, barrett_mul64
+from ntt_cy._arith64 cimport add_mod64, barrett_mul64, fold_once, shoup_mul32_wide
 
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
 
 DEF BLOCK = 2048
-
-
-cdef inline uint64_t shoup32(uint64_t a, uint64_t w, uint64_t wq, uint64_t p) noexcept nogil:
-    # a*w mod p in [0, 2p) for a < 2^32, w < p < 2^31, wq = floor(w 2^32 / p):
-    # q = floor(a wq / 2^32) is floor(a w / p) or one less; a*w < 2^63 is exact.
-    cdef uint64_t q = ((<uint64_t>(<uint32_t>a)) * (<uint32_t>wq)) >> 32
-    return (<uint64_t>(<uint32_t>a)) * (<uint32_t>w) - q * p
-
-
-cdef inline uint64_t fold(uint64_t x, uint64_t p) noexcept nogil:
-    return x - p if x >= p else x
 
 
 def garner_digits32(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
@@ -68,10 +57,10 @@ def garner_digits32(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
                     cq = inv_q[l, j]
                     dl = &digits[l, 0]
                     for i in range(i0, i1):
-                        v = fold(shoup32(dl[i], 1, one_q, pj), pj)     # v_l mod p_j
+                        v = fold_once(shoup_mul32_wide(dl[i], 1, one_q, pj), pj)     # v_l mod p_j
                         t = dj[i]
                         t = t - v + (pj if t < v else 0)
-                        dj[i] = fold(shoup32(t, c, cq, pj), pj)
+                        dj[i] = fold_once(shoup_mul32_wide(t, c, cq, pj), pj)
 
 
 def digits_mod32(const uint64_t[:, ::1] digits, const uint64_t[::1] weights, uint64_t m,

@@ -24,18 +24,6 @@ DEF GARNER_BLOCK = 512
 DEF GARNER32_MAX_PRIMES = 8
 
 
-cdef inline uint64_t shoup_u32(uint64_t a, uint64_t w, uint64_t wq, uint64_t q_mod) noexcept nogil:
-    # a * w mod q_mod in [0, 2 q_mod), for a < 2^32, w < q_mod < 2^32,
-    # wq = floor(w 2^32 / q_mod): the quotient estimate floor(a wq / 2^32) is the
-    # true quotient or one less, and every product stays below 2^64.
-    return a * w - ((a * wq) >> 32) * q_mod
-
-
-cdef inline uint64_t fold_once(uint64_t x, uint64_t q_mod) noexcept nogil:
-    # [0, 2 q_mod) -> [0, q_mod)
-    return x - q_mod if x >= q_mod else x
-
-
 cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize_t k,
                          Py_ssize_t cnt, const uint64_t* primes, const uint64_t* inv,
                          const uint64_t* inv_q, const uint64_t* offsets, uint64_t m,
@@ -62,14 +50,14 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
                 v = fold_once(digits[l][i], pj)   # v_l < p_l < 2 p_j -> v_l mod p_j
                 t = digits[j][i]
                 t = t - v + (pj if t < v else 0)
-                digits[j][i] = fold_once(shoup_u32(t, c, cq, pj), pj)
+                digits[j][i] = fold_once(shoup_mul32_wide(t, c, cq, pj), pj)
     for i in range(lo, cnt):   # v_0 < 2^31 -> v_0 mod m
-        result[i] = fold_once(shoup_u32(digits[0][i], 1, weights_q[0], m), m)
+        result[i] = fold_once(shoup_mul32_wide(digits[0][i], 1, weights_q[0], m), m)
     for j in range(1, k):
         c = weights[j]
         cq = weights_q[j]
         for i in range(lo, cnt):
-            acc = result[i] + fold_once(shoup_u32(digits[j][i], c, cq, m), m)
+            acc = result[i] + fold_once(shoup_mul32_wide(digits[j][i], c, cq, m), m)
             result[i] = fold_once(acc, m)
     for i in range(lo, cnt):
         acc = result[i]

@@ -28,7 +28,7 @@ from libc.stdlib cimport calloc, free
 
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
 from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
-                              shoup_mul64)
+                              shoup_mul64, fold_once, shoup_mul32_wide)
 
 cdef extern from "_simd32_avx512.h" nogil:
     # Vector butterflies where the build targets AVX-512; they return 0 (did
