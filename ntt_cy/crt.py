@@ -169,6 +169,10 @@ class CRTBasis:
                 inv[i, j] = c
                 inv_q[i, j] = (c << word) // pj
         self._inv, self._inv_q = inv, inv_q
+        # reduce_products32's kernel needs each digit reducible mod another prime by one
+        # subtraction: max p < 2 min p.
+        self._fused32_basis = (self.small and self.dtype == U32 and k <= GARNER32_MAX_PRIMES
+                               and max(primes) < 2 * min(primes))
 
     def __repr__(self):
         return f"CRTBasis(primes={self.primes}, dtype={self.dtype.name})"
@@ -206,8 +210,7 @@ class CRTBasis:
 
     def fused32(self, m: int) -> bool:
         """Whether reduce_products32 serves modulus m (small primes, m < 2**32)."""
-        return (self.small and self.dtype == U32 and self.k <= GARNER32_MAX_PRIMES
-                and max(self.primes) < 2 * min(self.primes) and 2 <= m < 1 << 32)
+        return self._fused32_basis and 2 <= m < 1 << 32
 
     def reduce_products32(self, products: np.ndarray, m: int, offset: int,
                           out: np.ndarray, threads: int) -> np.ndarray:
@@ -224,10 +227,9 @@ class CRTBasis:
 
     @lru_cache(maxsize=32)
     def _shoup_weights(self, m):
-        """W_j = p_0 ... p_{j-1} mod m and floor(W_j 2^32 / m) (m < 2^32)."""
-        weights = [math.prod(self.primes[:j]) % m for j in range(self.k)]
-        return (np.array(weights, dtype=np.uint64),
-                np.array([(w << 32) // m for w in weights], dtype=np.uint64))
+        """W_j = p_0 ... p_{j-1} mod m (as _mod_constants) and floor(W_j 2^32 / m), m < 2^32."""
+        weights = self._mod_constants(m)[2]
+        return weights, np.array([(int(w) << 32) // m for w in weights], dtype=np.uint64)
 
     @lru_cache(maxsize=32)
     def _mod_constants(self, m):
