@@ -95,31 +95,40 @@ NTT_INLINE __m256i ntt_w32_fold2p(__m256i x, __m256i two_p) {
     return _mm256_min_epu32(x, _mm256_sub_epi32(x, two_p));
 }
 
+/* a * w as the butterflies need it, and `one` (twiddle 1): as ntt_v32_times. */
+NTT_INLINE __m256i ntt_w32_times(__m256i a, __m256i w, __m256i wq, const ntt_w32_mod *m,
+                                 int one) {
+    if (m->family == NTT_SIMD_LAZY)
+        return one ? ntt_w32_fold2p(a, m->two_p) : ntt_w32_shoup(a, w, wq, m->p);
+    if (one)
+        return a;
+    return m->family == NTT_SIMD_BARRETT ? ntt_w32_barrett(a, w, m) : ntt_w32_mont(a, w, m);
+}
+
+/* One butterfly on 8 lanes: as ntt_v32_butterfly (DIF forward, DIT otherwise). */
 NTT_INLINE void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m256i wq,
-                                const ntt_w32_mod *m) {
+                             const ntt_w32_mod *m, int one) {
     if (m->family == NTT_SIMD_LAZY) {
         if (forward) {      /* DIF, in/out [0, 2p) */
             __m256i d = _mm256_add_epi32(_mm256_sub_epi32(*u, *v), m->two_p);
             *u = ntt_w32_fold2p(_mm256_add_epi32(*u, *v), m->two_p);
-            *v = ntt_w32_shoup(d, w, wq, m->p);
+            *v = ntt_w32_times(d, w, wq, m, one);
         } else {            /* DIT, in/out [0, 4p) */
             __m256i x = ntt_w32_fold2p(*u, m->two_p);
-            __m256i t = ntt_w32_shoup(*v, w, wq, m->p);
+            __m256i t = ntt_w32_times(*v, w, wq, m, one);
             *u = _mm256_add_epi32(x, t);
             *v = _mm256_add_epi32(_mm256_sub_epi32(x, t), m->two_p);
         }
     } else if (forward) {   /* MONTGOMERY or BARRETT, in/out [0, p) */
         __m256i d = ntt_w32_sub(*u, *v, m->p);
         *u = ntt_w32_add(*u, *v, m->p);
-        *v = m->family == NTT_SIMD_BARRETT ? ntt_w32_barrett(d, w, m) : ntt_w32_mont(d, w, m);
+        *v = ntt_w32_times(d, w, wq, m, one);
     } else {
-        __m256i t = m->family == NTT_SIMD_BARRETT ? ntt_w32_barrett(*v, w, m)
-                                                  : ntt_w32_mont(*v, w, m);
+        __m256i t = ntt_w32_times(*v, w, wq, m, one);
         *v = ntt_w32_sub(*u, t, m->p);
         *u = ntt_w32_add(*u, t, m->p);
     }
 }
-
 
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                     const uint32_t *wq, size_t count, uint32_t p,
@@ -131,7 +140,7 @@ static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const
         __m256i v = _mm256_loadu_si256((const __m256i *)(y + j));
         __m256i tw = _mm256_loadu_si256((const __m256i *)(w + j));
         __m256i twq = family == NTT_SIMD_LAZY ? _mm256_loadu_si256((const __m256i *)(wq + j)) : tw;
-        ntt_w32_bfly(forward, &u, &v, tw, twq, &m);
+        ntt_w32_bfly(forward, &u, &v, tw, twq, &m, 0);
         _mm256_storeu_si256((__m256i *)(x + j), u);
         _mm256_storeu_si256((__m256i *)(y + j), v);
     }
@@ -159,15 +168,15 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
         __m256i qb = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + q + j)) : wb;
         __m256i qc = lazy ? _mm256_loadu_si256((const __m256i *)(twq + q + j)) : wc;
         if (forward) {
-            ntt_w32_bfly(1, &x0, &x2, wa, qa, &m);
-            ntt_w32_bfly(1, &x1, &x3, wb, qb, &m);
-            ntt_w32_bfly(1, &x0, &x1, wc, qc, &m);
-            ntt_w32_bfly(1, &x2, &x3, wc, qc, &m);
+            ntt_w32_bfly(1, &x0, &x2, wa, qa, &m, 0);
+            ntt_w32_bfly(1, &x1, &x3, wb, qb, &m, 0);
+            ntt_w32_bfly(1, &x0, &x1, wc, qc, &m, 0);
+            ntt_w32_bfly(1, &x2, &x3, wc, qc, &m, 0);
         } else {
-            ntt_w32_bfly(0, &x0, &x1, wc, qc, &m);
-            ntt_w32_bfly(0, &x2, &x3, wc, qc, &m);
-            ntt_w32_bfly(0, &x0, &x2, wa, qa, &m);
-            ntt_w32_bfly(0, &x1, &x3, wb, qb, &m);
+            ntt_w32_bfly(0, &x0, &x1, wc, qc, &m, 0);
+            ntt_w32_bfly(0, &x2, &x3, wc, qc, &m, 0);
+            ntt_w32_bfly(0, &x0, &x2, wa, qa, &m, 0);
+            ntt_w32_bfly(0, &x1, &x3, wb, qb, &m, 0);
         }
         _mm256_storeu_si256(pa, x0);
         _mm256_storeu_si256(pb, x1);
@@ -226,25 +235,6 @@ NTT_INLINE void ntt_w32_join(int h, __m256i x, __m256i y, __m256i *a, __m256i *b
     }
 }
 
-/* The butterflies of the stage h = 1 (twiddle 1): as ntt_v32_bfly_one. */
-NTT_INLINE void ntt_w32_bfly_one(int forward, __m256i *u, __m256i *v, const ntt_w32_mod *m) {
-    if (m->family == NTT_SIMD_LAZY) {
-        if (forward) {
-            __m256i d = _mm256_add_epi32(_mm256_sub_epi32(*u, *v), m->two_p);
-            *u = ntt_w32_fold2p(_mm256_add_epi32(*u, *v), m->two_p);
-            *v = ntt_w32_fold2p(d, m->two_p);
-        } else {
-            __m256i x = ntt_w32_fold2p(*u, m->two_p), t = ntt_w32_fold2p(*v, m->two_p);
-            *u = _mm256_add_epi32(x, t);
-            *v = _mm256_add_epi32(_mm256_sub_epi32(x, t), m->two_p);
-        }
-    } else {
-        __m256i d = ntt_w32_sub(*u, *v, m->p);
-        *u = ntt_w32_add(*u, *v, m->p);
-        *v = d;
-    }
-}
-
 /* One stage of half-length h (a literal at every call, so the switches fold) on a
  * 16-element segment held in (lo, hi). */
 NTT_INLINE void
@@ -252,10 +242,7 @@ ntt_w32_small_stage(int forward, int h, __m256i *lo, __m256i *hi, __m256i w, __m
                     const ntt_w32_mod *m) {
     __m256i x, y;
     ntt_w32_split(h, *lo, *hi, &x, &y);
-    if (h == 1)
-        ntt_w32_bfly_one(forward, &x, &y, m);
-    else
-        ntt_w32_bfly(forward, &x, &y, w, wq, m);
+    ntt_w32_bfly(forward, &x, &y, w, wq, m, h == 1);
     ntt_w32_join(h, x, y, lo, hi);
 }
 

@@ -23,7 +23,7 @@
 
 /* The vector helpers are forced inline: gcc otherwise keeps some of them (the
  * butterflies) out of line in the large kernel modules, and every call then
- * passes its registers through memory (measured: ntt_v32_dif out of line, a 2^18
+ * passes its registers through memory (measured: the butterfly out of line, a 2^18
  * transform ~20% slower than the same code inlined). */
 #ifndef NTT_INLINE
 #define NTT_INLINE static inline __attribute__((always_inline))
@@ -123,55 +123,43 @@ NTT_INLINE __m512i ntt_v32_fold2p(__m512i x, __m512i two_p) {
     return _mm512_min_epu32(x, _mm512_sub_epi32(x, two_p));
 }
 
-/* One DIF butterfly on 16 lanes: (u, v) -> (u + v, (u - v) w). */
-NTT_INLINE void ntt_v32_dif(__m512i *u, __m512i *v, __m512i w, __m512i wq,
-                               const ntt_v32_mod *m) {
-    if (m->family == NTT_SIMD_LAZY) {
-        __m512i d = _mm512_add_epi32(_mm512_sub_epi32(*u, *v), m->two_p);
-        *u = ntt_v32_fold2p(_mm512_add_epi32(*u, *v), m->two_p);
-        *v = ntt_v32_shoup(d, w, wq, m->p);
-    } else {
-        __m512i d = ntt_v32_sub(*u, *v, m->p);
-        *u = ntt_v32_add(*u, *v, m->p);
-        *v = m->family == NTT_SIMD_BARRETT ? ntt_v32_barrett(d, w, m) : ntt_v32_mont(d, w, m);
-    }
+/* a * w as the butterflies need it: LAZY (Shoup, a < 2^32) -> [0, 2p); MONTGOMERY and
+ * BARRETT (a < p) -> [0, p).  one: the twiddle is 1 in every family's form (the stage
+ * h = 1), so there is no product, only the range: LAZY a < 4p folds to [0, 2p) as Shoup
+ * would leave it, exact families keep a.  The value mod p is the same either way. */
+NTT_INLINE __m512i ntt_v32_times(__m512i a, __m512i w, __m512i wq, const ntt_v32_mod *m,
+                                 int one) {
+    if (m->family == NTT_SIMD_LAZY)
+        return one ? ntt_v32_fold2p(a, m->two_p) : ntt_v32_shoup(a, w, wq, m->p);
+    if (one)
+        return a;
+    return m->family == NTT_SIMD_BARRETT ? ntt_v32_barrett(a, w, m) : ntt_v32_mont(a, w, m);
 }
 
-/* One DIT butterfly on 16 lanes: (u, v) -> (u + v w, u - v w). */
-NTT_INLINE void ntt_v32_dit(__m512i *u, __m512i *v, __m512i w, __m512i wq,
-                               const ntt_v32_mod *m) {
-    if (m->family == NTT_SIMD_LAZY) {
-        __m512i x = ntt_v32_fold2p(*u, m->two_p);
-        __m512i t = ntt_v32_shoup(*v, w, wq, m->p);
-        *u = _mm512_add_epi32(x, t);
-        *v = _mm512_add_epi32(_mm512_sub_epi32(x, t), m->two_p);
-    } else {
-        __m512i t = m->family == NTT_SIMD_BARRETT ? ntt_v32_barrett(*v, w, m)
-                                                  : ntt_v32_mont(*v, w, m);
-        *v = ntt_v32_sub(*u, t, m->p);
-        *u = ntt_v32_add(*u, t, m->p);
-    }
-}
-
-/* The butterflies of the stage h = 1, whose twiddle is 1 in every family's form: no
- * product, the same output ranges (LAZY DIF: u - v + 2p < 4p folds to [0, 2p); DIT:
- * v < 4p folds to [0, 2p) as Shoup would leave it; exact families: v stays in [0, p)).
- * The value mod p is the one the general butterfly gives. */
-NTT_INLINE void ntt_v32_bfly_one(int forward, __m512i *u, __m512i *v, const ntt_v32_mod *m) {
+/* One butterfly on 16 lanes.  DIF (forward): (u, v) -> (u + v, (u - v) w); DIT:
+ * (u, v) -> (u + v w, u - v w).  LAZY keeps DIF values in [0, 2p), DIT in [0, 4p);
+ * the exact families [0, p).  one: see ntt_v32_times. */
+NTT_INLINE void ntt_v32_butterfly(int forward, __m512i *u, __m512i *v, __m512i w, __m512i wq,
+                                  const ntt_v32_mod *m, int one) {
     if (m->family == NTT_SIMD_LAZY) {
         if (forward) {
             __m512i d = _mm512_add_epi32(_mm512_sub_epi32(*u, *v), m->two_p);
             *u = ntt_v32_fold2p(_mm512_add_epi32(*u, *v), m->two_p);
-            *v = ntt_v32_fold2p(d, m->two_p);
+            *v = ntt_v32_times(d, w, wq, m, one);
         } else {
-            __m512i x = ntt_v32_fold2p(*u, m->two_p), t = ntt_v32_fold2p(*v, m->two_p);
+            __m512i x = ntt_v32_fold2p(*u, m->two_p);
+            __m512i t = ntt_v32_times(*v, w, wq, m, one);
             *u = _mm512_add_epi32(x, t);
             *v = _mm512_add_epi32(_mm512_sub_epi32(x, t), m->two_p);
         }
-    } else {
+    } else if (forward) {
         __m512i d = ntt_v32_sub(*u, *v, m->p);
         *u = ntt_v32_add(*u, *v, m->p);
-        *v = d;
+        *v = ntt_v32_times(d, w, wq, m, one);
+    } else {
+        __m512i t = ntt_v32_times(*v, w, wq, m, one);
+        *v = ntt_v32_sub(*u, t, m->p);
+        *u = ntt_v32_add(*u, t, m->p);
     }
 }
 
@@ -186,10 +174,7 @@ static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const
         __m512i u = _mm512_loadu_si512(x + j), v = _mm512_loadu_si512(y + j);
         __m512i tw = _mm512_loadu_si512(w + j);
         __m512i twq = family == NTT_SIMD_LAZY ? _mm512_loadu_si512(wq + j) : tw;
-        if (forward)
-            ntt_v32_dif(&u, &v, tw, twq, &m);
-        else
-            ntt_v32_dit(&u, &v, tw, twq, &m);
+        ntt_v32_butterfly(forward, &u, &v, tw, twq, &m, 0);
         _mm512_storeu_si512(x + j, u);
         _mm512_storeu_si512(y + j, v);
     }
@@ -251,10 +236,7 @@ NTT_INLINE void ntt_v32_apply(int forward, __m512i *lo, __m512i *hi,
                                  const ntt_v32_small_stage *s, const ntt_v32_mod *m) {
     __m512i x = _mm512_permutex2var_epi32(*lo, s->gx, *hi);
     __m512i y = _mm512_permutex2var_epi32(*lo, s->gy, *hi);
-    if (forward)
-        ntt_v32_dif(&x, &y, s->w, s->wq, m);
-    else
-        ntt_v32_dit(&x, &y, s->w, s->wq, m);
+    ntt_v32_butterfly(forward, &x, &y, s->w, s->wq, m, 0);
     *lo = _mm512_permutex2var_epi32(x, s->back_lo, y);
     *hi = _mm512_permutex2var_epi32(x, s->back_hi, y);
 }
@@ -298,16 +280,9 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                 x0 = t0;
                 x1 = t1;
             }
-            if (k == (forward ? 3 : 0)) {   /* h = 1: twiddle 1 */
-                ntt_v32_bfly_one(forward, &x0, &y0, &m);
-                ntt_v32_bfly_one(forward, &x1, &y1, &m);
-            } else if (forward) {
-                ntt_v32_dif(&x0, &y0, st[k].w, st[k].wq, &m);
-                ntt_v32_dif(&x1, &y1, st[k].w, st[k].wq, &m);
-            } else {
-                ntt_v32_dit(&x0, &y0, st[k].w, st[k].wq, &m);
-                ntt_v32_dit(&x1, &y1, st[k].w, st[k].wq, &m);
-            }
+            int one = k == (forward ? 3 : 0);   /* h = 1: twiddle 1 */
+            ntt_v32_butterfly(forward, &x0, &y0, st[k].w, st[k].wq, &m, one);
+            ntt_v32_butterfly(forward, &x1, &y1, st[k].w, st[k].wq, &m, one);
         }
         _mm512_storeu_si512(a + i, _mm512_permutex2var_epi32(x0, st[3].back_lo, y0));
         _mm512_storeu_si512(a + i + 16, _mm512_permutex2var_epi32(x0, st[3].back_hi, y0));
@@ -336,15 +311,15 @@ NTT_INLINE void ntt_v32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m
     __m512i wqb = lazy ? _mm512_loadu_si512(twq + h + q + j) : wb;
     __m512i wqc = lazy ? _mm512_loadu_si512(twq + q + j) : wc;
     if (forward) {
-        ntt_v32_dif(&x0, &x2, wa, wqa, m);
-        ntt_v32_dif(&x1, &x3, wb, wqb, m);
-        ntt_v32_dif(&x0, &x1, wc, wqc, m);
-        ntt_v32_dif(&x2, &x3, wc, wqc, m);
+        ntt_v32_butterfly(1, &x0, &x2, wa, wqa, m, 0);
+        ntt_v32_butterfly(1, &x1, &x3, wb, wqb, m, 0);
+        ntt_v32_butterfly(1, &x0, &x1, wc, wqc, m, 0);
+        ntt_v32_butterfly(1, &x2, &x3, wc, wqc, m, 0);
     } else {
-        ntt_v32_dit(&x0, &x1, wc, wqc, m);
-        ntt_v32_dit(&x2, &x3, wc, wqc, m);
-        ntt_v32_dit(&x0, &x2, wa, wqa, m);
-        ntt_v32_dit(&x1, &x3, wb, wqb, m);
+        ntt_v32_butterfly(0, &x0, &x1, wc, wqc, m, 0);
+        ntt_v32_butterfly(0, &x2, &x3, wc, wqc, m, 0);
+        ntt_v32_butterfly(0, &x0, &x2, wa, wqa, m, 0);
+        ntt_v32_butterfly(0, &x1, &x3, wb, wqb, m, 0);
     }
     _mm512_storeu_si512(a + j, x0);
     _mm512_storeu_si512(a + j + q, x1);

@@ -131,15 +131,23 @@ NTT_INLINE __m512i ntt_v64_barrett(__m512i a, __m512i b, const ntt_v64_mod *m) {
     return _mm512_srl_epi64(r, m->shift);
 }
 
-/* a, b in [0, p), any p < 2^64 (no overflow: compares against p - b). */
-NTT_INLINE __m512i ntt_v64_add_any(__m512i a, __m512i b, const ntt_v64_mod *m) {
+/* a, b in [0, p) -> (a + b) mod p, (a - b) mod p.  Any p < 2^64: compare against
+ * p - b, no 65-bit sum.  For p < 2^52 (the IFMA family) the sum stays far below 2^64
+ * and one minimum does it, a uop less (~5% of an IFMA transform). */
+NTT_INLINE __m512i ntt_v64_add(__m512i a, __m512i b, const ntt_v64_mod *m) {
+    if (m->family == NTT_SIMD64_MONT52) {
+        __m512i s = _mm512_add_epi64(a, b);
+        return _mm512_min_epu64(s, _mm512_sub_epi64(s, m->p));
+    }
     __m512i t = _mm512_sub_epi64(m->p, b);
     __m512i r = _mm512_sub_epi64(a, t);
     return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(a, t), r, m->p);
 }
 
-NTT_INLINE __m512i ntt_v64_sub_any(__m512i a, __m512i b, const ntt_v64_mod *m) {
+NTT_INLINE __m512i ntt_v64_sub(__m512i a, __m512i b, const ntt_v64_mod *m) {
     __m512i r = _mm512_sub_epi64(a, b);
+    if (m->family == NTT_SIMD64_MONT52)
+        return _mm512_min_epu64(r, _mm512_add_epi64(r, m->p));
     return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(a, b), r, m->p);
 }
 
@@ -161,73 +169,43 @@ NTT_INLINE __m512i ntt_v64_mont(__m512i a, __m512i b, const ntt_v64_mod *m) {
     return _mm512_min_epu64(t, _mm512_sub_epi64(t, m->p));
 }
 
-/* a, b in [0, p), p < 2^52: sums below 2^53, one fold each. */
-NTT_INLINE __m512i ntt_v64_add(__m512i a, __m512i b, const ntt_v64_mod *m) {
-    __m512i s = _mm512_add_epi64(a, b);
-    return _mm512_min_epu64(s, _mm512_sub_epi64(s, m->p));
+/* a * w as the butterflies need it: LAZY (Shoup) -> [0, 2p); the exact families
+ * (a < p) -> [0, p).  one: the twiddle is 1 (stage h = 1), only the range is restored
+ * (see ntt_v32_times). */
+NTT_INLINE __m512i ntt_v64_times(__m512i a, __m512i w, __m512i wq, const ntt_v64_mod *m,
+                                 int one) {
+    switch (one ? -1 : m->family) {
+    case -1: return m->family == NTT_SIMD_LAZY ? ntt_v64_fold2p(a, m) : a;
+    case NTT_SIMD_LAZY: return ntt_v64_shoup(a, w, wq, m);
+    case NTT_SIMD64_MONT64: return ntt_v64_mont64(a, w, m);
+    case NTT_SIMD64_BARRETT: return ntt_v64_barrett(a, w, m);
+    default: return ntt_v64_mont(a, w, m);   /* NTT_SIMD64_MONT52 */
+    }
 }
 
-NTT_INLINE __m512i ntt_v64_sub(__m512i a, __m512i b, const ntt_v64_mod *m) {
-    __m512i d = _mm512_add_epi64(_mm512_sub_epi64(a, b), m->p);
-    return _mm512_min_epu64(d, _mm512_sub_epi64(d, m->p));
-}
-
+/* One butterfly on 8 lanes: DIF (forward) (u + v, (u - v) w), DIT (u + v w, u - v w);
+ * LAZY keeps DIF values in [0, 2p), DIT in [0, 4p), the exact families [0, p). */
 NTT_INLINE void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, __m512i wq,
-                                const ntt_v64_mod *m) {
+                             const ntt_v64_mod *m, int one) {
     if (m->family == NTT_SIMD_LAZY) {
-        if (forward) {          /* DIF: in/out [0, 2p) */
+        if (forward) {
             __m512i d = _mm512_add_epi64(_mm512_sub_epi64(*u, *v), m->two_p);
             *u = ntt_v64_fold2p(_mm512_add_epi64(*u, *v), m);
-            *v = ntt_v64_shoup(d, w, wq, m);
-        } else {                /* DIT: in/out [0, 4p) */
+            *v = ntt_v64_times(d, w, wq, m, one);
+        } else {
             __m512i x = ntt_v64_fold2p(*u, m);
-            __m512i t = ntt_v64_shoup(*v, w, wq, m);
+            __m512i t = ntt_v64_times(*v, w, wq, m, one);
             *u = _mm512_add_epi64(x, t);
             *v = _mm512_add_epi64(_mm512_sub_epi64(x, t), m->two_p);
         }
-        return;
-    }
-    if (m->family == NTT_SIMD64_MONT64 || m->family == NTT_SIMD64_BARRETT) {  /* [0, p) */
-        int barrett = m->family == NTT_SIMD64_BARRETT;
-        if (forward) {
-            __m512i d = ntt_v64_sub_any(*u, *v, m);
-            *u = ntt_v64_add_any(*u, *v, m);
-            *v = barrett ? ntt_v64_barrett(d, w, m) : ntt_v64_mont64(d, w, m);
-        } else {
-            __m512i t = barrett ? ntt_v64_barrett(*v, w, m) : ntt_v64_mont64(*v, w, m);
-            *v = ntt_v64_sub_any(*u, t, m);
-            *u = ntt_v64_add_any(*u, t, m);
-        }
-        return;
-    }
-    if (forward) {              /* DIF: (u + v, (u - v) w) */
+    } else if (forward) {
         __m512i d = ntt_v64_sub(*u, *v, m);
         *u = ntt_v64_add(*u, *v, m);
-        *v = ntt_v64_mont(d, w, m);
-    } else {                    /* DIT: (u + v w, u - v w) */
-        __m512i t = ntt_v64_mont(*v, w, m);
+        *v = ntt_v64_times(d, w, wq, m, one);
+    } else {
+        __m512i t = ntt_v64_times(*v, w, wq, m, one);
         *v = ntt_v64_sub(*u, t, m);
         *u = ntt_v64_add(*u, t, m);
-    }
-}
-
-/* The butterflies of the stage h = 1, whose twiddle is 1 in every family's form: no
- * product, the same output ranges and value mod p (see ntt_v32_bfly_one). */
-NTT_INLINE void ntt_v64_bfly_one(int forward, __m512i *u, __m512i *v, const ntt_v64_mod *m) {
-    if (m->family == NTT_SIMD_LAZY) {
-        if (forward) {
-            __m512i d = _mm512_add_epi64(_mm512_sub_epi64(*u, *v), m->two_p);
-            *u = ntt_v64_fold2p(_mm512_add_epi64(*u, *v), m);
-            *v = ntt_v64_fold2p(d, m);
-        } else {
-            __m512i x = ntt_v64_fold2p(*u, m), t = ntt_v64_fold2p(*v, m);
-            *u = _mm512_add_epi64(x, t);
-            *v = _mm512_add_epi64(_mm512_sub_epi64(x, t), m->two_p);
-        }
-    } else {
-        __m512i d = ntt_v64_sub_any(*u, *v, m);
-        *u = ntt_v64_add_any(*u, *v, m);
-        *v = d;
     }
 }
 
@@ -241,7 +219,7 @@ ntt_v64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const
     for (j = 0; j < done; j += 8) {
         __m512i u = _mm512_loadu_si512(x + j), v = _mm512_loadu_si512(y + j);
         __m512i tw = _mm512_loadu_si512(w + j);
-        ntt_v64_bfly(forward, &u, &v, tw, lazy ? _mm512_loadu_si512(wq + j) : tw, &m);
+        ntt_v64_bfly(forward, &u, &v, tw, lazy ? _mm512_loadu_si512(wq + j) : tw, &m, 0);
         _mm512_storeu_si512(x + j, u);
         _mm512_storeu_si512(y + j, v);
     }
@@ -266,15 +244,15 @@ ntt_v64_run4_body(int forward, uint64_t *a, size_t h, size_t j0, size_t j1, cons
         __m512i qb = lazy ? _mm512_loadu_si512(twq + h + q + j) : wb;
         __m512i qc = lazy ? _mm512_loadu_si512(twq + q + j) : wc;
         if (forward) {
-            ntt_v64_bfly(1, &x0, &x2, wa, qa, &m);
-            ntt_v64_bfly(1, &x1, &x3, wb, qb, &m);
-            ntt_v64_bfly(1, &x0, &x1, wc, qc, &m);
-            ntt_v64_bfly(1, &x2, &x3, wc, qc, &m);
+            ntt_v64_bfly(1, &x0, &x2, wa, qa, &m, 0);
+            ntt_v64_bfly(1, &x1, &x3, wb, qb, &m, 0);
+            ntt_v64_bfly(1, &x0, &x1, wc, qc, &m, 0);
+            ntt_v64_bfly(1, &x2, &x3, wc, qc, &m, 0);
         } else {
-            ntt_v64_bfly(0, &x0, &x1, wc, qc, &m);
-            ntt_v64_bfly(0, &x2, &x3, wc, qc, &m);
-            ntt_v64_bfly(0, &x0, &x2, wa, qa, &m);
-            ntt_v64_bfly(0, &x1, &x3, wb, qb, &m);
+            ntt_v64_bfly(0, &x0, &x1, wc, qc, &m, 0);
+            ntt_v64_bfly(0, &x2, &x3, wc, qc, &m, 0);
+            ntt_v64_bfly(0, &x0, &x2, wa, qa, &m, 0);
+            ntt_v64_bfly(0, &x1, &x3, wb, qb, &m, 0);
         }
         _mm512_storeu_si512(a + j, x0);
         _mm512_storeu_si512(a + j + q, x1);
@@ -331,10 +309,7 @@ ntt_v64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
             int k = forward ? s : 2 - s;
             __m512i x = _mm512_permutex2var_epi64(lo, gx[k], hi);
             __m512i y = _mm512_permutex2var_epi64(lo, gy[k], hi);
-            if (k == 2)   /* h = 1: twiddle 1 */
-                ntt_v64_bfly_one(forward, &x, &y, &m);
-            else
-                ntt_v64_bfly(forward, &x, &y, w[k], wq[k], &m);
+            ntt_v64_bfly(forward, &x, &y, w[k], wq[k], &m, k == 2);   /* k = 2: h = 1 */
             lo = _mm512_permutex2var_epi64(x, blo[k], y);
             hi = _mm512_permutex2var_epi64(x, bhi[k], y);
         }
