@@ -205,17 +205,26 @@ def integers_to_lanes(arr: np.ndarray, p: int, dt: np.dtype, name: str,
     return arr.astype(dt, copy=False)
 
 
+def unsigned_view(arr: np.ndarray, p: int) -> np.ndarray | None:
+    """A native-order int/uint array as unsigned lanes of its width (a view), when one
+    maximum over that view tells whether every value lies in [0, p): a negative signed
+    value reads as >= 2^(bits-1) there, so signed arrays qualify only for
+    p <= 2^(bits-1).  None otherwise."""
+    if arr.dtype.kind not in "iu" or not arr.dtype.isnative:
+        return None
+    if arr.dtype.kind == "u":
+        return arr
+    if p > 1 << (8 * arr.dtype.itemsize - 1):
+        return None
+    return arr.view(np.dtype(f"u{arr.dtype.itemsize}"))
+
+
 def _all_below_unsigned(arr: np.ndarray, p: int) -> bool:
-    """Whether every value of an int/uint array lies in [0, p), from one max over the
-    unsigned view: a negative signed value reads as >= 2^(bits-1) there, so that
-    single pass decides it when p <= 2^(bits-1) (numpy's min and max are two passes,
-    ~30 us each for 2^17 int64 values).  False means "check the slow way"."""
-    bits = 8 * arr.dtype.itemsize
-    if arr.dtype.kind == "i":
-        if p > 1 << (bits - 1):
-            return False
-        arr = arr.view(np.dtype(f"u{arr.dtype.itemsize}"))
-    return int(arr.max()) < p
+    """Whether every value of an int/uint array lies in [0, p), from one max over
+    unsigned_view (numpy's min and max are two passes, ~30 us each for 2^17 int64
+    values).  False means "check the slow way"."""
+    view = unsigned_view(arr, p)
+    return view is not None and int(view.max()) < p
 
 
 def _check_range_objects(arr, p, name):

@@ -128,16 +128,16 @@ class _Unchecked(Exception):
 
 
 def _as_unsigned(x, m, name):
-    """A native-order 32/64-bit integer ndarray x as unsigned lanes of the same width (a
-    view, no range check); anything else raises _Unchecked, for the checked route.
-    A negative signed value reads as >= 2^(bits-1) in the view, which the largest-value
-    report catches only when m <= 2^(bits-1): signed inputs with larger m are checked."""
-    if (not isinstance(x, np.ndarray) or x.dtype.kind not in "iu"
-            or x.dtype.itemsize not in (4, 8) or not x.dtype.isnative
-            or (x.dtype.kind == "i" and m > 1 << (8 * x.dtype.itemsize - 1))):
+    """A 32/64-bit integer ndarray x as unsigned lanes of the same width (a view, no
+    range check: the direct path's largest-value report does it, see
+    _checks.unsigned_view for when that suffices); anything else raises _Unchecked,
+    for the checked route."""
+    if not isinstance(x, np.ndarray) or x.dtype.kind not in "iu" or x.dtype.itemsize not in (4, 8):
         raise _Unchecked
-    arr = _checks.as_integer_array(x, name)
-    return arr.view(U32 if arr.dtype.itemsize == 4 else U64)
+    view = _checks.unsigned_view(_checks.as_integer_array(x, name), m)
+    if view is None:
+        raise _Unchecked
+    return view
 
 
 def _as_residues(x, m, name):
