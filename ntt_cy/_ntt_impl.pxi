@@ -679,14 +679,26 @@ cdef void bit_reverse(lane_t* a, Py_ssize_t n, const uint32_t* rev) noexcept nog
 
 cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
                        int part, int parts) noexcept nogil:
-    # dst[i] = src[rev[i]], src != dst.  Gathered with AVX-512 where the build has it;
-    # otherwise i is visited in 16 x 16 tiles (high and low 4 index bits) so both the
-    # reads and the writes touch only 16 cache lines per tile.  This caller does tiles
-    # part of parts.  Values are copied unchanged.
+    # dst[i] = src[rev[i]], src != dst.  AVX-512 builds transpose one tile of a vector
+    # width squared in registers at a time (_simd_bitrev_avx512.h); otherwise i is
+    # visited in 16 x 16 tiles (high and low 4 index bits) so both the reads and the
+    # writes touch only 16 cache lines per tile.  This caller does tiles part of
+    # parts.  Values are copied unchanged.
     cdef const uint32_t* rev = t.bitrev
-    cdef Py_ssize_t bits = 0, i, m, hi, lo, shift, base, tiles, m0, m1
+    cdef Py_ssize_t bits = 0, i, m, hi, lo, shift, base, tiles
+    cdef int field = 4 if lane_t is uint32_t else 3   # log2 of the lanes per vector
     while (<Py_ssize_t>1 << bits) < n:
         bits += 1
+    if bits >= 2 * field:
+        tiles = <Py_ssize_t>1 << (bits - 2 * field)
+        if lane_t is uint32_t:
+            if ntt_simd_bitrev32(src, dst, bits, rev, tiles * part // parts,
+                                 tiles * (part + 1) // parts):
+                return
+        else:
+            if ntt_simd_bitrev64(src, dst, bits, rev, tiles * part // parts,
+                                 tiles * (part + 1) // parts):
+                return
     if bits < 8:
         if part == 0:
             for i in range(n):
@@ -694,15 +706,7 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
         return
     shift = bits - 4
     tiles = <Py_ssize_t>1 << (bits - 8)
-    m0 = tiles * part // parts
-    m1 = tiles * (part + 1) // parts
-    if lane_t is uint32_t:
-        if ntt_simd_bitrev32(src, dst, bits, rev, m0, m1):
-            return
-    else:
-        if ntt_simd_bitrev64(src, dst, bits, rev, m0, m1):
-            return
-    for m in range(m0, m1):
+    for m in range(tiles * part // parts, tiles * (part + 1) // parts):
         for hi in range(16):
             base = (hi << shift) | (m << 4)
             for lo in range(16):
