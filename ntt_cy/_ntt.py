@@ -12,6 +12,7 @@ forward_padded = kernels.forward_padded
 inverse = kernels.inverse
 pointwise_mul = kernels.pointwise_mul
 pointwise_inverse = kernels.pointwise_inverse
+padded_product = kernels.padded_product
 powers = kernels.powers
 stage_twiddles = kernels.stage_twiddles
 to_montgomery = kernels.to_montgomery
@@ -20,6 +21,6 @@ shoup_quotients = kernels.shoup_quotients
 garner32_mod = kernels.garner32_mod
 
 __all__ = ["ACTIVE_ISA", "FAMILY_CODES", "TransformTables", "forward", "forward_padded", "inverse",
-           "pointwise_mul", "pointwise_inverse", "powers", "stage_twiddles", "to_montgomery",
+           "pointwise_mul", "pointwise_inverse", "padded_product", "powers", "stage_twiddles", "to_montgomery",
            "montgomery_bits", "shoup_quotients",
            "garner32_mod"]

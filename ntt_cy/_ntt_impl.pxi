@@ -25,6 +25,7 @@
 from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
+from libc.string cimport memset
 
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
 from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
@@ -912,41 +913,101 @@ def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTabl
     The callers may skip their own range check: if the returned maximum is >= p,
     dst is meaningless (but was computed without fault) and the caller reduces
     src and starts again.  reduced=False as in forward()."""
-    cdef Py_ssize_t rows = src.shape[0], m = src.shape[1], n = dst.shape[1], r, c, k
+    _check_padded(src.shape[0], src.shape[1], dst.shape[0], dst.shape[1], tables)
+    if src.shape[0] == 0:
+        return 0
+    cdef uint64_t* seen = _seen_slots(src.shape[0], threads)
+    cdef uint64_t top
+    with nogil:
+        top = forward_padded_rows(&src[0, 0] if src.shape[1] else NULL, src.shape[0],
+                                  src.shape[1], &dst[0, 0], dst.shape[1], &tables.c, threads,
+                                  reduced, seen)
+    free(seen)
+    return top
+
+
+def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:, ::1] dst,
+                   lane_t[:, ::1] work, TransformTables tables, int threads, uint64_t factor):
+    """dst <- factor times the cyclic convolution of the rows of a and b zero-padded to
+    the plan's length n (factor = n^-1: the plain convolution), in natural order; returns
+    the largest value of a and b.   # IN a, b (R, <= n/2), values < p; OUT dst; work
+    (R, n) scratch
+
+    forward_padded of both (b may be a: squaring, one transform), the product taken
+    inside the unscaled inverse (pointwise_inverse): one call instead of three.  As in
+    forward_padded, a returned maximum >= p means dst is meaningless (computed without
+    fault).  Cyclic plans; pointwise ranges as pointwise_mul."""
+    cdef Py_ssize_t rows = a.shape[0], n = dst.shape[1]
+    _check_padded(rows, a.shape[1], dst.shape[0], n, tables)
+    _check_padded(b.shape[0], b.shape[1], dst.shape[0], n, tables)
+    if work.shape[0] != rows or work.shape[1] != n:
+        raise ValueError("internal: padded_product work shape differs")
+    if rows == 0:
+        return 0
+    cdef bint square = (a.shape[1] == b.shape[1] and
+                        (a.shape[1] == 0 or &a[0, 0] == &b[0, 0]))
+    cdef lane_t c = <lane_t>pointwise_constant(&tables.c.mod, factor, 8 * sizeof(lane_t))
+    cdef uint64_t* seen = _seen_slots(rows, threads)
+    cdef uint64_t top, top_b = 0
     cdef const Tables* t = &tables.c
-    if n != tables.n or dst.shape[0] != rows or n < 8 or 2 * m > n:
+    cdef const source_t* pa = &a[0, 0] if a.shape[1] else NULL
+    cdef const source_t* pb = &b[0, 0] if b.shape[1] else NULL
+    cdef lane_t* d = &dst[0, 0]
+    cdef lane_t* w = &work[0, 0]
+    # uint32 lanes: the LAZY forward's [0, 2p) goes to the product unreduced
+    cdef bint reduced = sizeof(lane_t) != 4
+    with nogil:
+        top = forward_padded_rows(pa, rows, a.shape[1], d, n, t, threads, reduced, seen)
+        if not square:
+            memset(seen, 0, rows * (threads if threads > 1 else 1) * sizeof(uint64_t))
+            top_b = forward_padded_rows(pb, rows, b.shape[1], w, n, t, threads, reduced, seen)
+        pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False)
+    free(seen)
+    return top if top >= top_b else top_b
+
+
+cdef void _check_padded(Py_ssize_t rows, Py_ssize_t m, Py_ssize_t dst_rows, Py_ssize_t n,
+                        TransformTables tables) except *:
+    if n != tables.n or dst_rows != rows or n < 8 or 2 * m > n:
         raise ValueError("internal: forward_padded needs dst (R, n), n >= 8, src (R, <= n/2)")
     if tables.c.twist != NULL:
         raise ValueError("internal: forward_padded needs a cyclic plan")
-    if rows == 0:
-        return 0
-    cdef int slots = threads if threads > 1 else 1
-    cdef uint64_t* seen = <uint64_t*>calloc(rows * slots, sizeof(uint64_t))
-    cdef uint64_t top = 0
+
+
+cdef uint64_t* _seen_slots(Py_ssize_t rows, int threads) except NULL:
+    # Zeroed largest-value slots of forward_padded_rows: one per row and thread.
+    cdef uint64_t* seen = <uint64_t*>calloc(rows * (threads if threads > 1 else 1),
+                                            sizeof(uint64_t))
     if seen == NULL:
         raise MemoryError()
-    cdef const source_t* s = &src[0, 0] if m else NULL
-    cdef lane_t* d = &dst[0, 0]
-    with nogil:
-        if threads > 1 and rows >= threads:
-            c = chunk_size(n, 1)
-            for r in prange(rows, num_threads=threads, schedule="static"):
+    return seen
+
+
+cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t m, lane_t* d,
+                                  Py_ssize_t n, const Tables* t, int threads, bint reduced,
+                                  uint64_t* seen) noexcept nogil:
+    # forward_padded on pointers (shapes checked by the caller); seen: _seen_slots(rows,
+    # threads).  Returns the largest source value.
+    cdef Py_ssize_t r, c, k
+    cdef int slots = threads if threads > 1 else 1
+    cdef uint64_t top = 0
+    if threads > 1 and rows >= threads:
+        c = chunk_size(n, 1)
+        for r in prange(rows, num_threads=threads, schedule="static"):
+            forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, seen + r * slots, 0, 1)
+    else:
+        c = chunk_size(n, threads)
+        for r in range(rows):
+            if threads == 1:
                 forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, seen + r * slots,
                                     0, 1)
-        else:
-            c = chunk_size(n, threads)
-            for r in range(rows):
-                if threads == 1:
+            else:
+                with parallel(num_threads=threads):
                     forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced,
-                                        seen + r * slots, 0, 1)
-                else:
-                    with parallel(num_threads=threads):
-                        forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced,
-                                            seen + r * slots + threadid(), threadid(), threads)
-        for k in range(rows * slots):
-            if seen[k] > top:
-                top = seen[k]
-    free(seen)
+                                        seen + r * slots + threadid(), threadid(), threads)
+    for k in range(rows * slots):
+        if seen[k] > top:
+            top = seen[k]
     return top
 
 
@@ -1103,15 +1164,21 @@ def pointwise_inverse(lane_t[:, ::1] a, const lane_t[:, ::1] b, TransformTables 
     if rows == 0:
         return
     cdef lane_t c = <lane_t>pointwise_constant(&t.mod, factor, 8 * sizeof(lane_t))
-    cdef lane_t* pa = &a[0, 0]
-    cdef const lane_t* pb = &b[0, 0]
     with nogil:
-        if threads > 1 and rows >= threads:
-            for r in prange(rows, num_threads=threads, schedule="static"):
-                inverse_row(pa + r * n, pa + r * n, n, t, 1, False, scaled, pb + r * n, c)
-        else:
-            for r in range(rows):
-                inverse_row(pa + r * n, pa + r * n, n, t, threads, False, scaled, pb + r * n, c)
+        pointwise_inverse_rows(&a[0, 0], &b[0, 0], rows, n, t, threads, c, scaled)
+
+
+cdef void pointwise_inverse_rows(lane_t* pa, const lane_t* pb, Py_ssize_t rows, Py_ssize_t n,
+                                 const Tables* t, int threads, lane_t c,
+                                 bint scaled) noexcept nogil:
+    # pointwise_inverse on pointers, c = pointwise_constant(factor).
+    cdef Py_ssize_t r
+    if threads > 1 and rows >= threads:
+        for r in prange(rows, num_threads=threads, schedule="static"):
+            inverse_row(pa + r * n, pa + r * n, n, t, 1, False, scaled, pb + r * n, c)
+    else:
+        for r in range(rows):
+            inverse_row(pa + r * n, pa + r * n, n, t, threads, False, scaled, pb + r * n, c)
 
 
 cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize_t count,

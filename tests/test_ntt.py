@@ -313,6 +313,38 @@ def test_forward_padded_refusals():
 
 @pytest.mark.parametrize("isa", supported_isas())
 @pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2281701377, np.uint32),
+                                     (998244353, np.uint64), (1337006139375617, np.uint64)])
+def test_padded_product_equals_its_three_steps(isa, p, lanes):
+    # one call == forward_padded of both operands, then pointwise_inverse; squaring
+    # (b is a) transforms once; the largest value of both operands is reported
+    kernels = load(isa)
+    rng = np.random.default_rng(p % 107)
+    for n in (8, 64, 1 << 12, 1 << 17):
+        plan = get_plan(n, p, dtype=lanes)
+        for family in valid_families(p, lanes):
+            tables = tables_for(kernels, plan, family)
+            for ma, mb in sorted({(1, 1), (n // 2, n // 2), (n // 2 - 3, 2), (1, n // 2)}):
+                a = rng.integers(0, p, (2, ma), dtype=np.uint64).astype(lanes)
+                b = rng.integers(0, p, (2, mb), dtype=np.uint64).astype(lanes)
+                a[0, 0] = p - 1
+                for x, y in ((a, b), (a, a), (b, a)):
+                    fx, fy = np.empty((2, n), lanes), np.empty((2, n), lanes)
+                    kernels.forward_padded(x, fx, tables, 1, lanes != np.uint32)
+                    kernels.forward_padded(y, fy, tables, 1, lanes != np.uint32)
+                    kernels.pointwise_inverse(fx, fy, tables, 1, 3, False)
+                    for threads in (1, 2):
+                        got, work = np.empty((2, n), lanes), np.empty((2, n), lanes)
+                        top = kernels.padded_product(x, y, got, work, tables, threads, 3)
+                        assert np.array_equal(got, fx), (n, family, ma, mb, threads)
+                        assert top == max(int(x.max()), int(y.max()))
+    with pytest.raises(ValueError, match="n/2"):
+        kernels.padded_product(np.zeros((1, 4), lanes), np.zeros((1, 5), lanes),
+                               np.empty((1, 8), lanes), np.empty((1, 8), lanes),
+                               tables_for(kernels, get_plan(8, p, dtype=lanes), "barrett"), 1, 1)
+
+
+@pytest.mark.parametrize("isa", supported_isas())
+@pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2281701377, np.uint32),
                                      (1337006139375617, np.uint64), (2**64 - 2**32 + 1, np.uint64)])
 def test_pointwise_inverse_equals_product_then_inverse(isa, p, lanes):
     # the product taken block by block inside the inverse == a separate product pass
