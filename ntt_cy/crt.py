@@ -212,6 +212,12 @@ class CRTBasis:
         """Whether reduce_products32 serves modulus m (small primes, m < 2**32)."""
         return self._fused32_basis and 2 <= m < 1 << 32
 
+    def unchecked_inputs(self, m: int) -> bool:
+        """Whether products mod m may read their inputs unchecked: the fused route
+        serves m and m <= every prime, so any value < m is already a residue of each
+        prime, and the transforms' largest-value report is the whole range check."""
+        return self.fused32(m) and m <= min(self.primes)
+
     def reduce_products32(self, products: np.ndarray, m: int, offset: int,
                           out: np.ndarray, threads: int) -> np.ndarray:
         """c mod m for every convolution coefficient c, straight from the transform
@@ -220,9 +226,16 @@ class CRTBasis:
         row.  x = c + offset must lie in [0, p_0 ... p_{k-1}): the offset (see
         poly._wrapped) lifts signed (negacyclic) coefficients into that range."""
         weights, weights_q = self._shoup_weights(m)
-        offsets = np.array([offset % p for p in self.primes], dtype=np.uint64)
+        offsets = self._offsets(offset)
         _ntt.garner32_mod(products, self.primes_array, self._inv, self._inv_q, offsets, m,
                           weights, weights_q, offset % m, out, threads)
+        return out
+
+    @lru_cache(maxsize=32)
+    def _offsets(self, offset):
+        """offset mod p_j for every prime, uint64 (read-only: shared between calls)."""
+        out = np.array([offset % p for p in self.primes], dtype=np.uint64)
+        out.setflags(write=False)
         return out
 
     @lru_cache(maxsize=32)

@@ -205,7 +205,10 @@ def _plan(N, p, dtype, kind):
 # stay on the schoolbook longer, as they should.
 
 SCHOOL_NS, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 3.0, 10.0
-PRIME_NS, CRT_NS = 6000.0, 15000.0
+PRIME_NS, CRT_NS = 10000.0, 15000.0
+# The same fixed costs when every prime's product is one padded_product call and the
+# fused reconstruction serves m (see _crt_product; refitted as above).
+PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL = 1000.0, 2000.0
 CRT_COEFF_NS = {U32: 4.0, U64: 12.0}
 
 
@@ -216,13 +219,16 @@ def _schoolbook_cheaper(R, na, nb, m, transform_ns):
     return R * (na * nb * SCHOOL_NS + (na + nb - 1) * per_out) < transform_ns
 
 
-def _transform_cost(R, N, k_weighted, k, crt=None):
+def _transform_cost(R, N, k_weighted, k, crt=None, one_call=False):
     """Estimated ns for k primes (k_weighted: k times their lane cost) at length N,
-    plus the CRT reconstruction of ~N output coefficients when crt is a basis dtype."""
+    plus the CRT reconstruction of ~N output coefficients when crt is a basis dtype.
+    one_call: each prime's product is one padded_product call (and for CRT, the
+    fused reconstruction serves m)."""
     ns = transform_costs()[0]
-    cost = 3 * R * N * max(N.bit_length() - 1, 1) * ns * k_weighted + PRIME_NS * k
+    prime_ns, crt_ns = (PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL) if one_call else (PRIME_NS, CRT_NS)
+    cost = 3 * R * N * max(N.bit_length() - 1, 1) * ns * k_weighted + prime_ns * k
     if crt is not None:
-        cost += CRT_NS + CRT_COEFF_NS[crt] * k * R * N
+        cost += crt_ns + CRT_COEFF_NS[crt] * k * R * N
     return cost
 
 
@@ -238,15 +244,17 @@ def linear_path(R, na, nb, m):
     ("schoolbook", None), ("direct", None) or ("crt", CRTBasis)."""
     N = _next_pow2(na + nb - 1)
     log2n = N.bit_length() - 1
+    padded = 2 * max(na, nb) <= N   # padded_product takes the rows (see _padded_fits)
     if _direct_prime(m, log2n):
         path, basis = "direct", None
-        cost = _transform_cost(R, N, _lane_cost(m), 1)
+        cost = _transform_cost(R, N, _lane_cost(m), 1, one_call=padded)
     else:
         # Every coefficient is a sum of min(na, nb) products of values in [0, m):
         # it lies in [0, min(na, nb) (m - 1)^2], so primes whose product exceeds
         # that bound determine it exactly.
         path, basis = "crt", choose_basis(min(na, nb) * (m - 1) ** 2, log2n)
-        cost = _transform_cost(R, N, basis.k * lane_costs()[basis.dtype], basis.k, basis.dtype)
+        cost = _transform_cost(R, N, basis.k * lane_costs()[basis.dtype], basis.k, basis.dtype,
+                               one_call=padded and basis.unchecked_inputs(m))
     if _schoolbook_cheaper(R, na, nb, m, cost):
         return "schoolbook", None
     return path, basis
@@ -263,7 +271,7 @@ def _linear(A2, B2, m, threads, checked=True):
     if m >= 1 << 64:
         return _linear_object(A2, B2, m, threads)
     path, basis = linear_path(R, na, nb, m)
-    if not checked and path != "direct":
+    if not checked and not (path == "direct" or path == "crt" and basis.unchecked_inputs(m)):
         raise _Unchecked
     if path == "schoolbook":
         return schoolbook(A2, B2, m, threads)
@@ -272,7 +280,7 @@ def _linear(A2, B2, m, threads, checked=True):
         res = _prime_product(A2, B2, m, None, N, "cyclic", threads, reduce=False,
                              checked=checked)
         return np.ascontiguousarray(res[:, :L])
-    out = _crt_product(A2, B2, m, basis, N, "cyclic", L, threads)
+    out = _crt_product(A2, B2, m, basis, N, "cyclic", L, threads, checked=checked)
     return out.reshape(R, L)
 
 
@@ -325,22 +333,35 @@ def _sub_mod(x, y, m):
     return np.where(x < y, d + np.uint64(m), d)
 
 
-def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked=True):
+def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked=True,
+                   bound=None):
     """Cyclic (negacyclic) convolution of the zero-padded rows mod the prime p, as a
     (R, N) array of p's lane dtype: `out` when given (e.g. a scratch buffer), else a
-    fresh array; reduce=False when A2, B2 < p already."""
+    fresh array; reduce=False when A2, B2 < p already.  checked=False: A2, B2 may
+    hold values >= bound (default p), which raises _Unchecked (seen by the first
+    transform stages, no pass of their own)."""
     plan = _plan(N, p, None if dtype is None else np.dtype(dtype).name, kind)
     R = A2.shape[0]
     t = effective_threads(threads, R * N)
-    fa = _transformed(A2, plan, N, kind, reduce, t, out, checked)
+    bound = p if bound is None else bound
+    tables = plan.tables(plan.reduction)
+    if not reduce and kind == "cyclic" and _padded_fits(A2, B2, N):
+        # both zero-padded transforms and the product in one kernel call (n^-1 folded
+        # into the product: the inverse skips its scaling)
+        dst = aligned_empty((R, N), plan.dtype) if out is None else out
+        largest = _ntt.padded_product(A2, B2, dst, scratch("operand", (R, N), plan.dtype),
+                                      tables, t, pow(N, -1, p))
+        if not checked and largest >= bound:
+            raise _Unchecked
+        return dst
+    fa = _transformed(A2, plan, N, kind, reduce, t, out, checked, bound)
     if B2 is A2:
         fb = fa
     else:
         fb = _transformed(B2, plan, N, kind, reduce, t, scratch("operand", (R, N), plan.dtype),
-                          checked)
+                          checked, bound)
     # The pointwise product is taken inside the inverse, block by block.  Cyclic: n^-1
     # folded into it, so the inverse skips its scaling.
-    tables = plan.tables(plan.reduction)
     if kind == "cyclic":
         _ntt.pointwise_inverse(fa, fb, tables, t, pow(N, -1, p), False)
     else:
@@ -348,17 +369,18 @@ def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked
     return fa
 
 
-def _transformed(X2, plan, N, kind, reduce, threads, dst=None, checked=True):
+def _transformed(X2, plan, N, kind, reduce, threads, dst=None, checked=True, bound=None):
     """Forward transform (bit-reversed) of the rows X2 (mod p when reduce) zero-padded
     to N columns, into dst (R, N) or a fresh array.  checked=False: X2 may hold values
-    >= p, which raises _Unchecked (seen by the first stages, no pass of its own)."""
+    >= bound (default p), which raises _Unchecked (seen by the first stages, no pass
+    of its own)."""
     if dst is None:
         dst = aligned_empty((X2.shape[0], N), plan.dtype)
     if not reduce and kind == "cyclic" and N >= 8 and 2 * X2.shape[1] <= N:
         # the zero half is never written: the first stages read X2 directly
         largest = _ntt.forward_padded(X2, dst, plan.tables(plan.reduction), threads,
                                       plan.dtype != U32)
-        if not checked and largest >= plan.p:
+        if not checked and largest >= (plan.p if bound is None else bound):
             raise _Unchecked
     elif not checked:
         raise _Unchecked
@@ -387,18 +409,47 @@ def _forward(plan, x, threads):
     _ntt.forward(x, x, plan.tables(plan.reduction), threads, False, plan.dtype != U32)
 
 
-def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0):
+def _padded_fits(A2, B2, N):
+    """Whether _ntt.padded_product takes these rows for length-N transforms."""
+    return N >= 8 and 2 * max(A2.shape[1], B2.shape[1]) <= N and A2.dtype == B2.dtype
+
+
+@lru_cache(maxsize=64)
+def _crt_tables(basis, N):
+    """Per prime of basis: the tables of its length-N cyclic plan and N^-1 mod p."""
+    out = []
+    for p in basis.primes:
+        plan = _plan(N, p, basis.dtype.name, "cyclic")
+        out.append((plan.tables(plan.reduction), pow(N, -1, p)))
+    return tuple(out)
+
+
+def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
     """Exact convolution (first L coefficients of each row) via the primes of
     `basis`, reduced mod m < 2**64: an (R, L) array (uint32 when the fused
     reconstruction serves m, else uint64).  `offset` is added to every
-    coefficient before reconstruction and removed after."""
+    coefficient before reconstruction and removed after.  checked=False (only
+    when basis.unchecked_inputs(m)): A2, B2 may hold values >= m, which raises
+    _Unchecked."""
     R = A2.shape[0]
+    if not checked and not basis.unchecked_inputs(m):
+        raise _Unchecked
     if basis.fused32(m):
         # every prime's product stays in its uint32 row; one pass rebuilds x mod m
         products = scratch("crt", (basis.k, R, N), basis.dtype)
         t = effective_threads(threads, R * N)
-        for j, p in enumerate(basis.primes):
-            _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=m > p, out=products[j])
+        if kind == "cyclic" and m <= min(basis.primes) and _padded_fits(A2, B2, N):
+            # values < m <= every prime are residues of each as they are: one kernel
+            # call per prime (the Python steps of _prime_product dominate small sizes)
+            work = scratch("operand", (R, N), basis.dtype)
+            for j, (tables, n_inv) in enumerate(_crt_tables(basis, N)):
+                largest = _ntt.padded_product(A2, B2, products[j], work, tables, t, n_inv)
+                if largest >= m and not checked:
+                    raise _Unchecked
+        else:
+            for j, p in enumerate(basis.primes):
+                _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=m > p,
+                               out=products[j], checked=checked, bound=m)
         out = np.empty((R, L), dtype=output_dtype(m))
         return basis.reduce_products32(products, m, offset, out, effective_threads(threads, R * L))
     residues = crt_residues(A2, B2, basis, N, kind, L, threads, bound=m, offset=offset)

@@ -347,10 +347,11 @@ def test_backend_argument():
 
 @pytest.mark.parametrize("dtype", [np.uint32, np.uint64, np.int32, np.int64])
 @pytest.mark.parametrize("workers", [1, 2])
-def test_values_outside_range_found_inside_the_transform(dtype, workers):
-    # 32/64-bit inputs reach the direct path unchecked; a value >= m or < 0 anywhere
-    # (first, last, vector tails, second quarter, any row) must still be reduced
-    m = 998244353
+@pytest.mark.parametrize("m", [998244353, 10**9 + 7])
+def test_values_outside_range_found_inside_the_transform(dtype, workers, m):
+    # 32/64-bit inputs reach the direct path (998244353) and the CRT path whose primes
+    # all exceed m (10**9 + 7) unchecked; a value >= m or < 0 anywhere (first, last,
+    # vector tails, second quarter, any row) must still be reduced
     rng = np.random.default_rng(11)
     for rows, n in ((1, 37), (1, 1000), (3, 4099), (1, 1 << 15)):
         base = rng.integers(0, m, (rows, n)).astype(dtype)
