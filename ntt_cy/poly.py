@@ -192,17 +192,20 @@ def _plan(N, p, dtype, kind):
 # coefficient (3 ns in the one-word case).
 # Transforms: crt.transform_costs() measures the active kernels once per process
 # (ns per element per stage of a uint32 transform, and the uint64/uint32 ratio);
-# on top of that 6 us of fixed cost per prime, and for CRT reconstruction (Garner
-# digits, then the reduction mod m) 15 us + per prime per output coefficient 4 ns
-# (~30-bit primes, _garner32) or 12 ns (~62-bit primes, _crt).
-# Measured crossovers, na = nb = n, one row, one thread, both paths forced and
-# timed (~10 us of call overhead in both), AVX-512 build:
-#   m = 998244353 (direct):            n ~ 100 (n = 64: 16.5 vs 21.7 us; 128: 26.6 vs 22.2)
-#   m = 10**9+7 (three 30-bit primes): n ~ 350 (n = 256: 75 vs 117 us; 512: 201 vs 138)
-#   m = 2**64-1 (five 30-bit primes):  n ~ 500 (n = 512: 199 vs 201 us)
-# (schoolbook vs transforms); the portable build gives ~130, ~350, ~500.  The model
-# picks the faster path at every size measured.  Unbalanced products (na << nb)
-# stay on the schoolbook longer, as they should.
+# on top of that a fixed cost per prime, and for CRT reconstruction (Garner digits,
+# then the reduction mod m) a fixed cost + per prime per output coefficient 4 ns
+# (~30-bit primes, _garner32) or 12 ns (~62-bit primes, _crt).  The fixed costs
+# are 1 us per prime and 2 us when each prime's product is one padded_product call
+# (and the fused reconstruction serves m), else 10 us per prime and 15 us.
+# Measured, na = nb = n, one row, one thread, both paths forced and timed
+# (~10 us of call overhead in both), AVX-512 build (schoolbook vs transforms):
+#   m = 998244353 (direct):            transforms faster from n = 32 (14.6 vs 11.3 us)
+#   m = 10**9+7 (three 30-bit primes): n ~ 80 (64: 17.9 vs 18.2 us; 128: 28.0 vs 19.4)
+#   m = 2**32 (three 30-bit primes):   n ~ 300 (256: 62 vs 72 us; 384: 115 vs 81)
+#   m = 2**64-1 (five 30-bit primes):  n ~ 450 (384: 111 vs 127 us; 512: 181 vs 137)
+# The model picks the faster path at every size measured but 10**9+7 at n = 96
+# (schoolbook 21.8 vs 18.9 us).  Unbalanced products (na << nb) stay on the
+# schoolbook longer, as they should.
 
 SCHOOL_NS, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 3.0, 10.0
 PRIME_NS, CRT_NS = 10000.0, 15000.0
@@ -262,7 +265,8 @@ def linear_path(R, na, nb, m):
 
 def _linear(A2, B2, m, threads, checked=True):
     """checked=False: A2, B2 may hold values >= m (unsigned views of the caller's
-    arrays); only the direct path takes them, and raises _Unchecked if it sees one."""
+    arrays): the schoolbook, direct and CRT (basis.unchecked_inputs) paths take them
+    and raise _Unchecked if they see one; other paths raise it at once."""
     R, na = A2.shape
     nb = B2.shape[1]
     L = na + nb - 1
@@ -271,8 +275,13 @@ def _linear(A2, B2, m, threads, checked=True):
     if m >= 1 << 64:
         return _linear_object(A2, B2, m, threads)
     path, basis = linear_path(R, na, nb, m)
-    if not checked and not (path == "direct" or path == "crt" and basis.unchecked_inputs(m)):
-        raise _Unchecked
+    if not checked:
+        if path == "schoolbook":
+            # small: one max per operand here beats starting again on the checked route
+            if int(A2.max()) >= m or (B2 is not A2 and int(B2.max()) >= m):
+                raise _Unchecked
+        elif not (path == "direct" or path == "crt" and basis.unchecked_inputs(m)):
+            raise _Unchecked
     if path == "schoolbook":
         return schoolbook(A2, B2, m, threads)
     N = _next_pow2(L)
