@@ -36,7 +36,8 @@ def resolve_workers(workers) -> int:
 
 def effective_threads(workers, elements: int) -> int:
     """Threads to use for a job touching `elements` values."""
-    requested = resolve_workers(workers)
     if elements < PARALLEL_MIN_ELEMENTS:
+        if workers is not None:
+            resolve_workers(workers)   # validated all the same; None needs no core count
         return 1
-    return requested
+    return resolve_workers(workers)

@@ -80,6 +80,7 @@ class NTTPlan:
         _checks.check_transform_size(n, p, self.kind)
         self.n, self.p = n, p
         self.reduction = _checks.check_reduction(reduction, p, self.dtype)
+        self._auto = _checks.check_reduction("auto", p, self.dtype)   # per call: a lookup
         order = 2 * n if self.kind == "negacyclic" else n
         self.root = root_of_unity(order, p, root)
         self._modulus = modulus_constants(p, self.dtype,
@@ -163,6 +164,8 @@ class NTTPlan:
     def _family(self, reduction):
         if reduction is None:
             return self.reduction
+        if reduction == "auto":
+            return self._auto
         return _checks.check_reduction(reduction, self.p, self.dtype)
 
     def _transform(self, a, axis, out, workers, reduction, bit_reversed, is_forward):
@@ -207,9 +210,23 @@ def _cached_plan(n, p, dtype_name, kind, root):
 
 def get_plan(n, p, *, dtype=None, kind="cyclic", root=None) -> NTTPlan:
     """A cached plan per (n, p, kind, lane width, root); reduction is chosen per call."""
+    if dtype is None and root is None and type(n) is int and type(p) is int and type(kind) is str:
+        plan = _recent.get((n, p, kind))   # the common call, without the conversions below
+        if plan is not None:
+            return plan
     # Exact int keys only: 998244353.0 == 998244353 would otherwise hit the cache.
     n, p = _checks.as_int(n, "n"), _checks.as_int(p, "p")
     _checks.check_kind(kind)  # before the cache: an unhashable kind must be a ValueError
     dtype_name = None if dtype is None else np.dtype(dtype).name
     root = None if root is None else _checks.as_int(root, "root")
-    return _cached_plan(n, p, dtype_name, kind, root)
+    plan = _cached_plan(n, p, dtype_name, kind, root)
+    if dtype is None and root is None and type(kind) is str:
+        if len(_recent) >= 8:   # a handful: never keeps many plans' tables alive
+            _recent.clear()
+        _recent[(n, p, kind)] = plan
+    return plan
+
+
+# Plans of exact-int (n, p) with the default dtype and root, for get_plan's fast path
+# (they are also in _cached_plan's cache; this only skips the argument conversions).
+_recent: dict = {}
