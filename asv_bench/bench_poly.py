@@ -60,7 +60,7 @@ class ClassicPolymul:
 
 class CRTPolymul:
     """Non-NTT-friendly moduli (multi-prime CRT): 10^9+7 and the Mersenne prime 2^61-1."""
-    params = ([10**9 + 7, 2**61 - 1], [1024, 131072], [1, 2])
+    params = ([10**9 + 7, 2**61 - 1], [256, 1024, 131072], [1, 2])
     param_names = ["modulus", "n", "workers"]
     timeout = 120
 
