@@ -45,7 +45,8 @@ cdef extern from "_simd32_avx512.h" nogil:
     size_t ntt_simd32_run4_padded(uint32_t* a, size_t h, size_t j0, size_t j1,
                                   const uint32_t* src32, const uint64_t* src64, size_t n_src,
                                   const uint32_t* tw, const uint32_t* twq, uint32_t p,
-                                  uint32_t pinv, uint64_t mu, int family, uint64_t* max_seen)
+                                  uint32_t pinv, uint64_t mu, int family, int reduce_src,
+                                  uint64_t* max_seen)
     int ntt_simd32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
                                 const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
                                 int family)
@@ -787,12 +788,14 @@ cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
 
 
 cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py_ssize_t n,
-                            Py_ssize_t j0, Py_ssize_t j1, const Tables* t,
+                            Py_ssize_t j0, Py_ssize_t j1, const Tables* t, bint reduce_src,
                             uint64_t* max_seen) noexcept nogil:
     # DIF stages n/2 and n/4 of a = src[0:n_src] zero-padded to n (n_src <= n/2),
     # groups j0 <= j < j1 of [0, n/4): straight from src in the vector code (the
     # padded copy is never written or read back), else by writing the padded values
-    # and running the usual butterflies.  *max_seen: raised to the largest value read.
+    # and running the usual butterflies.  reduce_src: src values (below 2^32 on uint32
+    # lanes) are reduced mod p as they are read.  *max_seen: raised to the largest
+    # value read (before any reduction).
     cdef Py_ssize_t h = n >> 1, q = n >> 2, j
     cdef uint64_t v0, v1
     if lane_t is uint32_t:
@@ -800,12 +803,12 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
             j0 += ntt_simd32_run4_padded(a, h, j0, j1, src, NULL, n_src,
                                          <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q,
                                          <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
-                                         t.mod.barrett_mu, t.family, max_seen)
+                                         t.mod.barrett_mu, t.family, reduce_src, max_seen)
         else:
             j0 += ntt_simd32_run4_padded(a, h, j0, j1, NULL, src, n_src,
                                          <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q,
                                          <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
-                                         t.mod.barrett_mu, t.family, max_seen)
+                                         t.mod.barrett_mu, t.family, reduce_src, max_seen)
     if j0 >= j1:
         return
     for j in range(j0, j1):
@@ -815,6 +818,9 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
             max_seen[0] = v0
         if v1 > max_seen[0]:
             max_seen[0] = v1
+        if reduce_src:
+            v0 %= t.mod.p
+            v1 %= t.mod.p
         a[j] = <lane_t>v0
         a[j + q] = <lane_t>v1
         a[j + h] = 0
@@ -823,11 +829,11 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
 
 
 cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, Py_ssize_t n,
-                              Py_ssize_t c, const Tables* t, bint reduced, uint64_t* max_seen,
-                              int part, int parts) noexcept nogil:
+                              Py_ssize_t c, const Tables* t, bint reduced, bint reduce_src,
+                              uint64_t* max_seen, int part, int parts) noexcept nogil:
     cdef Py_ssize_t q = n >> 2, lo = n * part // parts, hi = n * (part + 1) // parts
     padded_first_pass(src, n_src, a, n, split(q, part, parts), split(q, part + 1, parts), t,
-                      max_seen)
+                      reduce_src, max_seen)
     if parts > 1:
         ntt_cy_barrier()
     dif_schedule(a, n, c, part, parts, t, n >> 3)
@@ -904,15 +910,17 @@ def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables
 
 
 def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
-                   int threads, bint reduced=True):
+                   int threads, bint reduced=True, bint reduce_src=False):
     """Forward NTT (bit-reversed order) of every row of src zero-padded to the plan's
     length n, into dst (R, n); returns the largest value of src.
-    # IN src (R, m <= n/2), values < p; OUT dst
+    # IN src (R, m <= n/2), values < p (or < 2^32 with reduce_src); OUT dst
 
     The zero half is never materialised: the first two stages read src directly.
     The callers may skip their own range check: if the returned maximum is >= p,
     dst is meaningless (but was computed without fault) and the caller reduces
-    src and starts again.  reduced=False as in forward()."""
+    src and starts again.  reduce_src (uint32 lanes, p < 2^31): values below 2^32 are
+    reduced mod p as they are read; a maximum >= 2^32 then means dst is meaningless.
+    reduced=False as in forward()."""
     _check_padded(src.shape[0], src.shape[1], dst.shape[0], dst.shape[1], tables)
     if src.shape[0] == 0:
         return 0
@@ -921,13 +929,14 @@ def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTabl
     with nogil:
         top = forward_padded_rows(&src[0, 0] if src.shape[1] else NULL, src.shape[0],
                                   src.shape[1], &dst[0, 0], dst.shape[1], &tables.c, threads,
-                                  reduced, seen)
+                                  reduced, reduce_src, seen)
     free(seen)
     return top
 
 
 def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:, ::1] dst,
-                   lane_t[:, ::1] work, TransformTables tables, int threads, uint64_t factor):
+                   lane_t[:, ::1] work, TransformTables tables, int threads, uint64_t factor,
+                   bint reduce_src=False):
     """dst <- factor times the cyclic convolution of the rows of a and b zero-padded to
     the plan's length n (factor = n^-1: the plain convolution), in natural order; returns
     the largest value of a and b.   # IN a, b (R, <= n/2), values < p; OUT dst; work
@@ -936,7 +945,8 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
     forward_padded of both (b may be a: squaring, one transform), the product taken
     inside the unscaled inverse (pointwise_inverse): one call instead of three.  As in
     forward_padded, a returned maximum >= p means dst is meaningless (computed without
-    fault).  Cyclic plans; pointwise ranges as pointwise_mul."""
+    fault); reduce_src as in forward_padded.  Cyclic plans; pointwise ranges as
+    pointwise_mul."""
     cdef Py_ssize_t rows = a.shape[0], n = dst.shape[1]
     _check_padded(rows, a.shape[1], dst.shape[0], n, tables)
     _check_padded(b.shape[0], b.shape[1], dst.shape[0], n, tables)
@@ -957,10 +967,12 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
     # uint32 lanes: the LAZY forward's [0, 2p) goes to the product unreduced
     cdef bint reduced = sizeof(lane_t) != 4
     with nogil:
-        top = forward_padded_rows(pa, rows, a.shape[1], d, n, t, threads, reduced, seen)
+        top = forward_padded_rows(pa, rows, a.shape[1], d, n, t, threads, reduced, reduce_src,
+                                  seen)
         if not square:
             memset(seen, 0, rows * (threads if threads > 1 else 1) * sizeof(uint64_t))
-            top_b = forward_padded_rows(pb, rows, b.shape[1], w, n, t, threads, reduced, seen)
+            top_b = forward_padded_rows(pb, rows, b.shape[1], w, n, t, threads, reduced,
+                                        reduce_src, seen)
         pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False)
     free(seen)
     return top if top >= top_b else top_b
@@ -985,7 +997,7 @@ cdef uint64_t* _seen_slots(Py_ssize_t rows, int threads) except NULL:
 
 cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t m, lane_t* d,
                                   Py_ssize_t n, const Tables* t, int threads, bint reduced,
-                                  uint64_t* seen) noexcept nogil:
+                                  bint reduce_src, uint64_t* seen) noexcept nogil:
     # forward_padded on pointers (shapes checked by the caller); seen: _seen_slots(rows,
     # threads).  Returns the largest source value.
     cdef Py_ssize_t r, c, k
@@ -994,16 +1006,17 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
     if threads > 1 and rows >= threads:
         c = chunk_size(n, 1)
         for r in prange(rows, num_threads=threads, schedule="static"):
-            forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, seen + r * slots, 0, 1)
+            forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
+                                seen + r * slots, 0, 1)
     else:
         c = chunk_size(n, threads)
         for r in range(rows):
             if threads == 1:
-                forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, seen + r * slots,
-                                    0, 1)
+                forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
+                                    seen + r * slots, 0, 1)
             else:
                 with parallel(num_threads=threads):
-                    forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced,
+                    forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
                                         seen + r * slots + threadid(), threadid(), threads)
     for k in range(rows * slots):
         if seen[k] > top:

@@ -302,9 +302,10 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
                                             const uint32_t *src32, const uint64_t *src64,
                                             size_t n_src, const uint32_t *tw,
                                             const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family, uint64_t *max_seen) {
+                                            uint64_t mu, int family, int reduce_src,
+                                            uint64_t *max_seen) {
     (void)a; (void)h; (void)j0; (void)j1; (void)src32; (void)src64; (void)n_src; (void)tw;
-    (void)twq; (void)p; (void)pinv; (void)mu; (void)family; (void)max_seen;
+    (void)twq; (void)p; (void)pinv; (void)mu; (void)family; (void)reduce_src; (void)max_seen;
     return 0;
 }
 #endif

@@ -366,9 +366,12 @@ static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, 
 /* The first two DIF stages (half-lengths h and h/2) of a row a[0:2h] whose input
  * is src[0:n_src] zero-padded (n_src <= h): x2 = x3 = 0, x0 and x1 read straight
  * from src (uint32, or uint64 values below 2^32 when src32 is NULL), so the
- * zero-padded copy is never written or read back.  Groups j0 <= j < j1 of
- * [0, h/2); same butterflies and ranges as ntt_simd32_run4.  Returns the number
- * of groups done (a multiple of 16), 0 when h/2 is not a multiple of 16. */
+ * zero-padded copy is never written or read back.  reduce_src: the source values
+ * (any below 2^32) are reduced mod p on the way in, x - floor(x floor(2^32/p) / 2^32) p
+ * in [0, 2p) (Shoup by 1), folded to [0, p); needs p < 2^31.  Groups j0 <= j < j1
+ * of [0, h/2); same butterflies and ranges as ntt_simd32_run4.  Returns the number
+ * of groups done (a multiple of 16), 0 when h/2 is not a multiple of 16 (or
+ * reduce_src with p >= 2^31). */
 NTT_INLINE __m512i ntt_v32_load_src(const uint32_t *src32, const uint64_t *src64,
                                      size_t n_src, size_t i, __m512i *top) {
     /* 16 source values from i (zeros past n_src); *top keeps the largest value read
@@ -388,20 +391,33 @@ NTT_INLINE __m512i ntt_v32_load_src(const uint32_t *src32, const uint64_t *src64
                               _mm512_cvtepi64_epi32(hi), 1);
 }
 
+/* x < 2^32 -> x mod p, p < 2^31, one_q = floor(2^32 / p): Shoup with w = 1 gives
+ * x - q p in [0, 2p), then one fold. */
+NTT_INLINE __m512i ntt_v32_reduce_src(__m512i x, __m512i one_q, __m512i p) {
+    __m512i r = _mm512_sub_epi32(x, _mm512_mullo_epi32(ntt_v32_mulhi(x, one_q), p));
+    return _mm512_min_epu32(r, _mm512_sub_epi32(r, p));
+}
+
 static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
                                             const uint32_t *src32, const uint64_t *src64,
                                             size_t n_src, const uint32_t *tw,
                                             const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family, uint64_t *max_seen) {
+                                            uint64_t mu, int family, int reduce_src,
+                                            uint64_t *max_seen) {
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
     int lazy = family == NTT_SIMD_LAZY;
     __m512i top = _mm512_setzero_si512();   /* largest source value read (64-bit lanes) */
-    if (q % 16)
+    const __m512i one_q = _mm512_set1_epi32((int)(uint32_t)((1ull << 32) / p));
+    if (q % 16 || (reduce_src && p >= (1u << 31)))
         return 0;
     for (j = j0; j < j0 + done; j += 16) {
         __m512i x0 = ntt_v32_load_src(src32, src64, n_src, j, &top);
         __m512i x1 = ntt_v32_load_src(src32, src64, n_src, j + q, &top);
+        if (reduce_src) {
+            x0 = ntt_v32_reduce_src(x0, one_q, m.p);
+            x1 = ntt_v32_reduce_src(x1, one_q, m.p);
+        }
         ntt_v32_radix4(1, a, h, j, x0, x1, _mm512_setzero_si512(), _mm512_setzero_si512(),
                        tw, twq, &m, lazy);
     }
@@ -449,9 +465,10 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
                                             const uint32_t *src32, const uint64_t *src64,
                                             size_t n_src, const uint32_t *tw,
                                             const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family, uint64_t *max_seen) {
+                                            uint64_t mu, int family, int reduce_src,
+                                            uint64_t *max_seen) {
     (void)a; (void)h; (void)j0; (void)j1; (void)src32; (void)src64; (void)n_src; (void)tw;
-    (void)twq; (void)p; (void)pinv; (void)mu; (void)family; (void)max_seen;
+    (void)twq; (void)p; (void)pinv; (void)mu; (void)family; (void)reduce_src; (void)max_seen;
     return 0;
 }
 #endif

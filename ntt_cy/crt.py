@@ -214,9 +214,9 @@ class CRTBasis:
 
     def unchecked_inputs(self, m: int) -> bool:
         """Whether products mod m may read their inputs unchecked: the fused route
-        serves m and m <= every prime, so any value < m is already a residue of each
-        prime, and the transforms' largest-value report is the whole range check."""
-        return self.fused32(m) and m <= min(self.primes)
+        serves m (m < 2^32: every value < m is read mod each prime as it is loaded),
+        and the transforms' largest-value report is the whole range check."""
+        return self.fused32(m)
 
     def reduce_products32(self, products: np.ndarray, m: int, offset: int,
                           out: np.ndarray, threads: int) -> np.ndarray:

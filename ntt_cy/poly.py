@@ -200,12 +200,13 @@ def _plan(N, p, dtype, kind):
 # Measured, na = nb = n, one row, one thread, both paths forced and timed
 # (~10 us of call overhead in both), AVX-512 build (schoolbook vs transforms):
 #   m = 998244353 (direct):            transforms faster from n = 32 (14.6 vs 11.3 us)
-#   m = 10**9+7 (three 30-bit primes): n ~ 80 (64: 17.9 vs 18.2 us; 128: 28.0 vs 19.4)
+#   m = 10**9+7 (three 30-bit primes): n ~ 100 (96: 17.7 vs 18.1 us; 128: 22.9 vs 18.5)
+#   m = 2**32-5 (the same primes, inputs reduced mod each as they are read):
+#                                      n ~ 100 (96: 17.5 vs 17.7 us; 128: 21.8 vs 18.2)
 #   m = 2**32 (three 30-bit primes):   n ~ 300 (256: 62 vs 72 us; 384: 115 vs 81)
 #   m = 2**64-1 (five 30-bit primes):  n ~ 450 (384: 111 vs 127 us; 512: 181 vs 137)
-# The model picks the faster path at every size measured but 10**9+7 at n = 96
-# (schoolbook 21.8 vs 18.9 us).  Unbalanced products (na << nb) stay on the
-# schoolbook longer, as they should.
+# The model picks the faster path at every size measured.  Unbalanced products
+# (na << nb) stay on the schoolbook longer, as they should.
 
 SCHOOL_NS, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 3.0, 10.0
 PRIME_NS, CRT_NS = 10000.0, 15000.0
@@ -346,21 +347,22 @@ def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked
                    bound=None):
     """Cyclic (negacyclic) convolution of the zero-padded rows mod the prime p, as a
     (R, N) array of p's lane dtype: `out` when given (e.g. a scratch buffer), else a
-    fresh array; reduce=False when A2, B2 < p already.  checked=False: A2, B2 may
-    hold values >= bound (default p), which raises _Unchecked (seen by the first
-    transform stages, no pass of their own)."""
+    fresh array; reduce=False when A2, B2 < p already.  bound (default p): A2, B2
+    hold values below it (checked=True), or may hold values >= bound, which raises
+    _Unchecked (checked=False; seen by the first transform stages, no pass of their
+    own)."""
     plan = _plan(N, p, None if dtype is None else np.dtype(dtype).name, kind)
     R = A2.shape[0]
     t = effective_threads(threads, R * N)
-    bound = p if bound is None else bound
     tables = plan.tables(plan.reduction)
-    if not reduce and kind == "cyclic" and _padded_fits(A2, B2, N):
+    if kind == "cyclic" and _padded_fits(A2, B2, N) and (not reduce or _reduce_on_load(
+            A2, plan, bound)):
         # both zero-padded transforms and the product in one kernel call (n^-1 folded
-        # into the product: the inverse skips its scaling)
+        # into the product: the inverse skips its scaling; values reduced as read)
         dst = aligned_empty((R, N), plan.dtype) if out is None else out
         largest = _ntt.padded_product(A2, B2, dst, scratch("operand", (R, N), plan.dtype),
-                                      tables, t, pow(N, -1, p))
-        if not checked and largest >= bound:
+                                      tables, t, pow(N, -1, p), reduce)
+        if not checked and largest >= (p if bound is None else bound):
             raise _Unchecked
         return dst
     fa = _transformed(A2, plan, N, kind, reduce, t, out, checked, bound)
@@ -423,6 +425,14 @@ def _padded_fits(A2, B2, N):
     return N >= 8 and 2 * max(A2.shape[1], B2.shape[1]) <= N and A2.dtype == B2.dtype
 
 
+def _reduce_on_load(X2, plan, bound):
+    """Whether padded_product can reduce rows like X2 mod p as it reads them: uint32
+    lanes, p < 2^31, and values below 2^32 (uint32 rows, or a bound <= 2^32; a value
+    at or above the bound is reported by the largest-value check)."""
+    return (plan.dtype == U32 and plan.p < 1 << 31
+            and (X2.dtype == U32 or (bound is not None and bound <= 1 << 32)))
+
+
 @lru_cache(maxsize=64)
 def _crt_tables(basis, N):
     """Per prime of basis: the tables of its length-N cyclic plan and N^-1 mod p."""
@@ -447,12 +457,14 @@ def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
         # every prime's product stays in its uint32 row; one pass rebuilds x mod m
         products = scratch("crt", (basis.k, R, N), basis.dtype)
         t = effective_threads(threads, R * N)
-        if kind == "cyclic" and m <= min(basis.primes) and _padded_fits(A2, B2, N):
-            # values < m <= every prime are residues of each as they are: one kernel
-            # call per prime (the Python steps of _prime_product dominate small sizes)
+        if kind == "cyclic" and _padded_fits(A2, B2, N):
+            # one kernel call per prime (the Python steps of _prime_product dominate
+            # small sizes); values < m < 2^32 are reduced mod p as they are read when
+            # m > p (the fused basis has uint32 lanes and primes < 2^31)
             work = scratch("operand", (R, N), basis.dtype)
             for j, (tables, n_inv) in enumerate(_crt_tables(basis, N)):
-                largest = _ntt.padded_product(A2, B2, products[j], work, tables, t, n_inv)
+                largest = _ntt.padded_product(A2, B2, products[j], work, tables, t, n_inv,
+                                              m > basis.primes[j])
                 if largest >= m and not checked:
                     raise _Unchecked
         else:
@@ -485,7 +497,8 @@ def crt_residues(A2, B2, basis, N, kind, L, threads, bound=None, offset=0):
             res = _prime_product(ra, rb, p, basis.dtype, N, kind, t, reduce=False, out=work)
         else:
             reduce = bound is None or bound > p
-            res = _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=reduce, out=work)
+            res = _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=reduce, out=work,
+                                 bound=bound)
         row = residues[j].reshape(R, L)
         row[...] = res[:, :L]
         if offset:

@@ -299,6 +299,42 @@ def test_forward_padded_equals_forward_of_the_padded_rows(isa, p, lanes):
                         assert np.array_equal(out, expected), (n, family, m, src_dtype, threads)
 
 
+@pytest.mark.parametrize("isa", supported_isas())
+@pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2**31 - 2**27 + 1, np.uint32),
+                                     (1053818881, np.uint32), (998244353, np.uint64)])
+def test_forward_padded_reduces_its_source_on_request(isa, p, lanes):
+    # reduce_src: any value below 2^32 is read mod p (Shoup by 1, then a fold, in the
+    # AVX-512 loader; % elsewhere); same transform as of the reduced rows, and the
+    # maximum reported is the raw one
+    kernels = load(isa)
+    rng = np.random.default_rng(p % 109)
+    edges = [0, 1, p - 1, p, p + 1, 2 * p - 1, 2 * p, 2**32 - p, 2**32 - 1]
+    for n in (8, 64, 1 << 12):
+        plan = get_plan(n, p, dtype=lanes)
+        for family in valid_families(p, lanes):
+            tables = tables_for(kernels, plan, family)
+            for m in sorted({1, n // 2 - 3, n // 2} - {0}):
+                src = rng.integers(0, 2**32, (2, m), dtype=np.uint64)
+                src[0, : min(m, len(edges))] = edges[: min(m, len(edges))]
+                padded = np.zeros((2, n), dtype=lanes)
+                padded[:, :m] = src % p
+                expected = padded.copy()
+                kernels.forward(expected, expected, tables, 1, False)
+                for src_dtype in (np.uint32, np.uint64):
+                    for threads in (1, 2):
+                        out = np.empty((2, n), dtype=lanes)
+                        top = kernels.forward_padded(src.astype(src_dtype), out, tables, threads,
+                                                     True, True)
+                        assert np.array_equal(out, expected), (n, family, m, src_dtype, threads)
+                        assert top == int(src.max())
+                        got, work = np.empty((2, n), lanes), np.empty((2, n), lanes)
+                        kernels.padded_product(src.astype(src_dtype), src.astype(src_dtype),
+                                               got, work, tables, threads, 1, True)
+                        want = expected.copy()
+                        kernels.pointwise_inverse(want, expected, tables, 1, 1, False)
+                        assert np.array_equal(got, want), (n, family, m, src_dtype, threads)
+
+
 def test_forward_padded_refusals():
     p = 998244353
     plan = get_plan(64, p, dtype=np.uint32)

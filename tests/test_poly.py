@@ -17,8 +17,8 @@ REFERENCE_PRIMES = [3329, 7340033, 8380417, 104857601, 167772161, 469762049, 998
                     1004535809, 2013265921, 2281701377, 1337006139375617, 2**64 - 2**32 + 1]
 # A fixed random 62-bit composite: the product of two ~31-bit primes.
 COMPOSITE_62 = 2147483629 * 2147483587
-OTHER_MODULI = [1, 2, 2**32, 2**63 - 1, 10**9 + 7, 10**18 + 9, COMPOSITE_62, 2**64 - 1,
-                2**64 + 13, 2**100 + 277]
+OTHER_MODULI = [1, 2, 2**31 - 1, 2**32 - 5, 2**32, 2**63 - 1, 10**9 + 7, 10**18 + 9,
+                COMPOSITE_62, 2**64 - 1, 2**64 + 13, 2**100 + 277]
 MODULI = REFERENCE_PRIMES + OTHER_MODULI
 SMALL_LENGTHS = [1, 2, 3, 17]
 KINDS = ["linear", "cyclic", "negacyclic"]
@@ -347,11 +347,12 @@ def test_backend_argument():
 
 @pytest.mark.parametrize("dtype", [np.uint32, np.uint64, np.int32, np.int64])
 @pytest.mark.parametrize("workers", [1, 2])
-@pytest.mark.parametrize("m", [998244353, 10**9 + 7])
+@pytest.mark.parametrize("m", [998244353, 10**9 + 7, 2**32 - 5])
 def test_values_outside_range_found_inside_the_transform(dtype, workers, m):
-    # 32/64-bit inputs reach the direct path (998244353) and the CRT path whose primes
-    # all exceed m (10**9 + 7) unchecked; a value >= m or < 0 anywhere (first, last,
-    # vector tails, second quarter, any row) must still be reduced
+    # 32/64-bit inputs reach the direct path (998244353), the fused CRT path (10**9 + 7,
+    # every prime above m; 2**32 - 5, inputs reduced mod each prime as they are read)
+    # and the schoolbook unchecked; a value >= m or < 0 anywhere (first, last, vector
+    # tails, second quarter, any row) must still be reduced
     rng = np.random.default_rng(11)
     for rows, n in ((2, 5), (1, 37), (1, 1000), (3, 4099), (1, 1 << 15)):   # (2, 5): schoolbook
         base = rng.integers(0, m, (rows, n)).astype(dtype)
