@@ -81,7 +81,8 @@ cdef extern from *:
     void ntt_cy_barrier() nogil
 
 cdef extern from "_simd_bitrev_avx512.h" nogil:
-    # Gathered bit-reversal copy (AVX-512 builds; return 0, did nothing, elsewhere).
+    # Bit-reversal copy by in-register tile transposes (AVX-512 builds; return 0, did
+    # nothing, elsewhere).
     int ntt_simd_bitrev32(const uint32_t* src, uint32_t* dst, int bits, const uint32_t* rev,
                           size_t m0, size_t m1)
     int ntt_simd_bitrev64(const uint64_t* src, uint64_t* dst, int bits, const uint32_t* rev,
@@ -981,9 +982,9 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
 cdef void _check_padded(Py_ssize_t rows, Py_ssize_t m, Py_ssize_t dst_rows, Py_ssize_t n,
                         TransformTables tables) except *:
     if n != tables.n or dst_rows != rows or n < 8 or 2 * m > n:
-        raise ValueError("internal: forward_padded needs dst (R, n), n >= 8, src (R, <= n/2)")
+        raise ValueError("internal: padded transforms need dst (R, n), n >= 8, src (R, <= n/2)")
     if tables.c.twist != NULL:
-        raise ValueError("internal: forward_padded needs a cyclic plan")
+        raise ValueError("internal: padded transforms need a cyclic plan")
 
 
 cdef uint64_t* _seen_slots(Py_ssize_t rows, int threads) except NULL:

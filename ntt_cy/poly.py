@@ -76,9 +76,10 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     _checks.check_poly_kind(kind)
     threads = resolve_workers(workers)
     if kind == "linear" and m < 1 << 64:
-        # 32/64-bit integer arrays go in unchecked: the direct path's first transform
-        # stages see every value anyway and report the largest (see _transformed);
-        # any other path, or a value outside [0, m), starts again with checked inputs.
+        # 32/64-bit integer arrays go in unchecked: on the direct and fused-CRT paths the
+        # first transform stages see every value anyway and report the largest (see
+        # _prime_product), the schoolbook takes one max per operand; any other path, or
+        # a value outside [0, m), starts again with checked inputs.
         try:
             return _polymul(_as_unsigned(a, m, "a"), b if b is a else _as_unsigned(b, m, "b"),
                             a, m, kind, threads, checked=False)
@@ -103,6 +104,9 @@ def _polymul(A, B, a, m, kind, threads, checked):
         raise ValueError(f"kind={kind!r} needs a and b of the same length n, got {na} and {nb}")
     A2 = _rows(A, batch)
     B2 = A2 if B is A else _rows(B, batch)
+    if A2.dtype != B2.dtype and A2.dtype != OBJ and B2.dtype != OBJ:
+        # one unsigned width for both (uint32 rows widened), as the one-call kernels want
+        A2, B2 = A2.astype(U64, copy=False), B2.astype(U64, copy=False)
     if kind == "linear":
         out = _linear(A2, B2, m, threads, checked)
     else:
@@ -129,9 +133,8 @@ class _Unchecked(Exception):
 
 def _as_unsigned(x, m, name):
     """A 32/64-bit integer ndarray x as unsigned lanes of the same width (a view, no
-    range check: the direct path's largest-value report does it, see
-    _checks.unsigned_view for when that suffices); anything else raises _Unchecked,
-    for the checked route."""
+    range check: the path taking it does one, see _linear, and _checks.unsigned_view
+    for when that suffices); anything else raises _Unchecked, for the checked route."""
     if not isinstance(x, np.ndarray) or x.dtype.kind not in "iu" or x.dtype.itemsize not in (4, 8):
         raise _Unchecked
     view = _checks.unsigned_view(_checks.as_integer_array(x, name), m)
@@ -188,8 +191,9 @@ def _plan(N, p, dtype, kind):
 
 # ---------------------------------------------------------------- cost model
 # Schoolbook, fitted to single-thread timings (polymul with each path forced,
-# na = nb = n = 16..2048, one row): 0.6 ns per product + 10 ns per output
-# coefficient (3 ns in the one-word case).
+# na = nb = n = 16..2048, one row, and 1000 rows of n <= 32): 0.6 ns per product +
+# 3 ns per output coefficient when a coefficient fits one 64-bit word, else 0.5 ns
+# + 21.5 ns.
 # Transforms: crt.transform_costs() measures the active kernels once per process
 # (ns per element per stage of a uint32 transform, and the uint64/uint32 ratio);
 # on top of that a fixed cost per prime, and for CRT reconstruction (Garner digits,
@@ -205,22 +209,29 @@ def _plan(N, p, dtype, kind):
 #                                      n ~ 100 (96: 17.5 vs 17.7 us; 128: 21.8 vs 18.2)
 #   m = 2**32 (three 30-bit primes):   n ~ 300 (256: 62 vs 72 us; 384: 115 vs 81)
 #   m = 2**64-1 (five 30-bit primes):  n ~ 450 (384: 111 vs 127 us; 512: 181 vs 137)
-# The model picks the faster path at every size measured.  Unbalanced products
-# (na << nb) stay on the schoolbook longer, as they should.
+# The model picks the faster path at every size measured but 2**32 at n = 256
+# (schoolbook 58 vs 55 us), and for 1000 rows of n = 2..32 (998244353, 10**9+7).
+# Unbalanced products (na << nb) stay on the schoolbook longer, as they should.
 
-SCHOOL_NS, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 3.0, 10.0
+SCHOOL_NS, SCHOOL_NS_THREE, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 0.5, 3.0, 21.5
 PRIME_NS, CRT_NS = 10000.0, 15000.0
 # The same fixed costs when every prime's product is one padded_product call and the
 # fused reconstruction serves m (see _crt_product; refitted as above).
 PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL = 1000.0, 2000.0
+# Batches of short rows: ~150 ns per row and prime of fixed kernel work, and below
+# N = 64 the transforms run the scalar code, ~10x the calibrated vector cost per
+# element and stage (R = 1000 rows, 998244353: N = 8 247 us, N = 16 405 us, N = 32
+# 582 us, N = 64 250 us; schoolbook up to n = 16 faster).
+ROW_NS, SCALAR_BELOW, SCALAR_FACTOR = 150.0, 64, 10.0
 CRT_COEFF_NS = {U32: 4.0, U64: 12.0}
 
 
 def _schoolbook_cheaper(R, na, nb, m, transform_ns):
     """Whether R schoolbook products of lengths na, nb mod m beat `transform_ns`."""
     one = min(na, nb) * (m - 1) ** 2 < 1 << 64
+    per_product = SCHOOL_NS if one else SCHOOL_NS_THREE
     per_out = SCHOOL_OUT_NS_ONE if one else SCHOOL_OUT_NS_THREE
-    return R * (na * nb * SCHOOL_NS + (na + nb - 1) * per_out) < transform_ns
+    return R * (na * nb * per_product + (na + nb - 1) * per_out) < transform_ns
 
 
 def _transform_cost(R, N, k_weighted, k, crt=None, one_call=False):
@@ -228,9 +239,9 @@ def _transform_cost(R, N, k_weighted, k, crt=None, one_call=False):
     plus the CRT reconstruction of ~N output coefficients when crt is a basis dtype.
     one_call: each prime's product is one padded_product call (and for CRT, the
     fused reconstruction serves m)."""
-    ns = transform_costs()[0]
+    ns = transform_costs()[0] * (SCALAR_FACTOR if N < SCALAR_BELOW else 1.0)
     prime_ns, crt_ns = (PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL) if one_call else (PRIME_NS, CRT_NS)
-    cost = 3 * R * N * max(N.bit_length() - 1, 1) * ns * k_weighted + prime_ns * k
+    cost = 3 * R * N * max(N.bit_length() - 1, 1) * ns * k_weighted + (prime_ns + ROW_NS * R) * k
     if crt is not None:
         cost += crt_ns + CRT_COEFF_NS[crt] * k * R * N
     return cost
@@ -248,7 +259,7 @@ def linear_path(R, na, nb, m):
     ("schoolbook", None), ("direct", None) or ("crt", CRTBasis)."""
     N = _next_pow2(na + nb - 1)
     log2n = N.bit_length() - 1
-    padded = 2 * max(na, nb) <= N   # padded_product takes the rows (see _padded_fits)
+    padded = N >= 8 and 2 * max(na, nb) <= N   # padded_product takes them (_padded_fits)
     if _direct_prime(m, log2n):
         path, basis = "direct", None
         cost = _transform_cost(R, N, _lane_cost(m), 1, one_call=padded)
@@ -433,7 +444,7 @@ def _reduce_on_load(X2, plan, bound):
             and (X2.dtype == U32 or (bound is not None and bound <= 1 << 32)))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=4)   # small: these tables are also held by _plan's cache
 def _crt_tables(basis, N):
     """Per prime of basis: the tables of its length-N cyclic plan and N^-1 mod p."""
     out = []
