@@ -395,3 +395,15 @@ def test_byte_order_of_inputs(order, dtype):
     expected = flint_product(a.tolist(), b.tolist(), m)
     got = polymul(a.astype(order + dtype), b.astype(order + dtype), m)
     assert as_ints(got) == expected
+
+
+@pytest.mark.parametrize("m", [998244353, 10**9 + 7, 2**32 - 5])
+@pytest.mark.parametrize("da,db", [("i4", "i8"), ("u4", "u8"), ("u8", "i4"), ("u4", "i8")])
+def test_operands_of_different_widths(m, da, db):
+    # read as one unsigned width (uint64) on every path, checked and unchecked
+    rng = np.random.default_rng(14)
+    for n in (5, 128, 3000):
+        a = rng.integers(0, min(m, 2**31 - 1), n).astype(da)
+        b = rng.integers(0, min(m, 2**31 - 1), n).astype(db)
+        b[0] = -1 if np.dtype(db).kind == "i" else b[0]
+        assert as_ints(polymul(a, b, m)) == flint_product(a.tolist(), b.tolist(), m), n
