@@ -42,6 +42,9 @@ cdef extern from "_simd32_avx512.h" nogil:
                            uint64_t mu, int family)
     size_t ntt_simd32_pointwise(const uint32_t* a, const uint32_t* b, uint32_t* out,
                                 size_t count, uint32_t p, uint32_t pinv, uint32_t c)
+    size_t ntt_simd32_times(const uint32_t* src, uint32_t* dst, const uint32_t* w,
+                            const uint32_t* wq, size_t count, uint32_t p, uint32_t pinv,
+                            uint64_t mu, int family, int fold)
     size_t ntt_simd32_run4_padded(uint32_t* a, size_t h, size_t j0, size_t j1,
                                   const uint32_t* src32, const uint64_t* src64, size_t n_src,
                                   const uint32_t* tw, const uint32_t* twq, uint32_t p,
@@ -580,6 +583,20 @@ cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
 # ------------------------------------------------------- element-wise passes
 # Each pass covers the index range [lo, hi) of one row, so threads can share a row.
 
+cdef inline Py_ssize_t simd_times(const lane_t* src, lane_t* dst, const void* w, const void* wq,
+                                  Py_ssize_t lo, Py_ssize_t hi, const Tables* t,
+                                  bint fold) noexcept nogil:
+    # Vector part of dst[i] = src[i] * w[i] for lo <= i < hi (uint32 lanes, AVX-512
+    # builds): returns where the caller's scalar loop continues.
+    cdef Py_ssize_t done = 0
+    if lane_t is uint32_t:
+        done = <Py_ssize_t>ntt_simd32_times(
+            src + lo, dst + lo, <const uint32_t*>w + lo,
+            <const uint32_t*>wq + lo if wq != NULL else NULL, hi - lo, <uint32_t>t.mod.p,
+            <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family, fold)
+    return lo + done
+
+
 cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t hi,
                        const Tables* t) noexcept nogil:
     # dst = src (cyclic) or src * psi^i (negacyclic); src may equal dst.  Out: [0, p)
@@ -592,10 +609,10 @@ cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t
             for i in range(lo, hi):
                 dst[i] = src[i]
     elif t.family == LAZY:
-        for i in range(lo, hi):
+        for i in range(simd_times(src, dst, tw, twq, lo, hi, t, False), hi):
             dst[i] = mul_family(src[i], tw[i], twq[i], &t.mod, LAZY)
     else:
-        for i in range(lo, hi):
+        for i in range(simd_times(src, dst, tw, NULL, lo, hi, t, False), hi):
             dst[i] = mul_family(src[i], tw[i], 0, &t.mod, t.family)
 
 
@@ -623,14 +640,14 @@ cdef void finish_inverse(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* 
                 v = mul_family(a[i], c, cq, &t.mod, LAZY)
                 a[i] = v - p if v >= p else v
         else:
-            for i in range(lo, hi):
+            for i in range(simd_times(a, a, s, sq, lo, hi, t, True), hi):
                 v = mul_family(a[i], s[i], sq[i], &t.mod, LAZY)
                 a[i] = v - p if v >= p else v
     elif s == NULL:
         for i in range(lo, hi):
             a[i] = mul_family(a[i], c, 0, &t.mod, t.family)
     else:
-        for i in range(lo, hi):
+        for i in range(simd_times(a, a, s, NULL, lo, hi, t, False), hi):
             a[i] = mul_family(a[i], s[i], 0, &t.mod, t.family)
 
 
@@ -660,10 +677,10 @@ cdef void twist_bitreversed(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Table
     cdef const lane_t* tw = <const lane_t*>t.twist_br
     cdef const lane_t* twq = <const lane_t*>t.twist_br_q
     if t.family == LAZY:
-        for i in range(lo, hi):
+        for i in range(simd_times(a, a, tw, twq, lo, hi, t, False), hi):
             a[i] = mul_family(a[i], tw[i], twq[i], &t.mod, LAZY)
     else:
-        for i in range(lo, hi):
+        for i in range(simd_times(a, a, tw, NULL, lo, hi, t, False), hi):
             a[i] = mul_family(a[i], tw[i], 0, &t.mod, t.family)
 
 

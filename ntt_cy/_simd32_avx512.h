@@ -348,6 +348,25 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
     return done;
 }
 
+/* dst[i] = src[i] * w[i] as ntt_v32_times (LAZY: src < 2^32 -> [0, 2p), or [0, p) with
+ * fold; MONTGOMERY / BARRETT: src < p -> [0, p)): the negacyclic twists.  src may equal
+ * dst.  Returns the count done (a multiple of 16). */
+static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const uint32_t *w,
+                                      const uint32_t *wq, size_t count, uint32_t p,
+                                      uint32_t pinv, uint64_t mu, int family, int fold) {
+    ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
+    size_t i, done = count & ~(size_t)15;
+    for (i = 0; i < done; i += 16) {
+        __m512i tw = _mm512_loadu_si512(w + i);
+        __m512i twq = family == NTT_SIMD_LAZY ? _mm512_loadu_si512(wq + i) : tw;
+        __m512i x = ntt_v32_times(_mm512_loadu_si512(src + i), tw, twq, &m, 0);
+        if (fold && family == NTT_SIMD_LAZY)
+            x = _mm512_min_epu32(x, _mm512_sub_epi32(x, m.p));
+        _mm512_storeu_si512(dst + i, x);
+    }
+    return done;
+}
+
 /* out[i] = mont(mont(a[i], b[i]), c) = a b c 2^-64 mod p: with c = f 2^64 mod p this
  * is a*b*f mod p.  a, b, c in [0, p), p odd < 2^32; out in [0, p).  Returns the
  * count done (a multiple of 16). */
@@ -469,6 +488,14 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
                                             uint64_t *max_seen) {
     (void)a; (void)h; (void)j0; (void)j1; (void)src32; (void)src64; (void)n_src; (void)tw;
     (void)twq; (void)p; (void)pinv; (void)mu; (void)family; (void)reduce_src; (void)max_seen;
+    return 0;
+}
+
+static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const uint32_t *w,
+                                      const uint32_t *wq, size_t count, uint32_t p,
+                                      uint32_t pinv, uint64_t mu, int family, int fold) {
+    (void)src; (void)dst; (void)w; (void)wq; (void)count; (void)p; (void)pinv; (void)mu;
+    (void)family; (void)fold;
     return 0;
 }
 #endif
