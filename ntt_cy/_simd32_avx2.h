@@ -1,7 +1,8 @@
 /* AVX2 butterflies for 32-bit lanes (8 per vector), all three families: the same
  * functions, ranges and results as the AVX-512 ones in _simd32_avx512.h, which
  * includes this file in builds that target AVX2 but not AVX-512.  The zero-padded
- * first pass reports "nothing done" (0) here; the scalar Cython loop takes it.
+ * first pass and the twists have no AVX2 body (_simd32_avx512.h reports "nothing
+ * done" for them in this build); the scalar Cython loops take them.
  *
  * AVX2 has no unsigned compare: "x < y" is a signed compare of x and y with their
  * top bits flipped, so the exact families stay valid for every p < 2^32.
@@ -296,25 +297,5 @@ static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, 
         _mm256_storeu_si256((__m256i *)(out + i), ntt_w32_mont(x, vc, &m));
     }
     return done;
-}
-
-static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
-                                            const uint32_t *src32, const uint64_t *src64,
-                                            size_t n_src, const uint32_t *tw,
-                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family, int reduce_src,
-                                            uint64_t *max_seen) {
-    (void)a; (void)h; (void)j0; (void)j1; (void)src32; (void)src64; (void)n_src; (void)tw;
-    (void)twq; (void)p; (void)pinv; (void)mu; (void)family; (void)reduce_src; (void)max_seen;
-    return 0;
-}
-
-/* the negacyclic twists: the scalar loops (gcc vectorises them) in this build */
-static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const uint32_t *w,
-                                      const uint32_t *wq, size_t count, uint32_t p,
-                                      uint32_t pinv, uint64_t mu, int family, int fold) {
-    (void)src; (void)dst; (void)w; (void)wq; (void)count; (void)p; (void)pinv; (void)mu;
-    (void)family; (void)fold;
-    return 0;
 }
 #endif

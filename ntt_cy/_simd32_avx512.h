@@ -446,10 +446,11 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
     return done;
 }
 
-#elif defined(__AVX2__)
+#else  /* no AVX-512 in this build */
+#if defined(__AVX2__)
 #include "_simd32_avx2.h"
 
-#else  /* no AVX-512 / AVX2 in this build: the scalar loops do everything */
+#else  /* nor AVX2: the scalar loops do everything */
 
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                     const uint32_t *wq, size_t count, uint32_t p,
@@ -480,6 +481,9 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
     (void)pinv; (void)mu; (void)family;
     return 0;
 }
+#endif
+
+/* What only the AVX-512 build vectorises: the scalar loops do it elsewhere. */
 static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
                                             const uint32_t *src32, const uint64_t *src64,
                                             size_t n_src, const uint32_t *tw,

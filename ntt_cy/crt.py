@@ -209,14 +209,11 @@ class CRTBasis:
         return out
 
     def fused32(self, m: int) -> bool:
-        """Whether reduce_products32 serves modulus m (small primes, m < 2**32)."""
+        """Whether reduce_products32 serves modulus m (small primes, m < 2**32).  Such
+        products may also read their inputs unchecked: every value below 2^32 is read
+        mod each prime as it is loaded, and the transforms' largest-value report is the
+        whole range check (see poly._crt_product)."""
         return self._fused32_basis and 2 <= m < 1 << 32
-
-    def unchecked_inputs(self, m: int) -> bool:
-        """Whether products mod m may read their inputs unchecked: the fused route
-        serves m (m < 2^32: every value < m is read mod each prime as it is loaded),
-        and the transforms' largest-value report is the whole range check."""
-        return self.fused32(m)
 
     def reduce_products32(self, products: np.ndarray, m: int, offset: int,
                           out: np.ndarray, threads: int) -> np.ndarray:

@@ -211,22 +211,10 @@ def _cached_plan(n, p, dtype_name, kind, root):
 def get_plan(n, p, *, dtype=None, kind="cyclic", root=None) -> NTTPlan:
     """A cached plan per (n, p, kind, lane width, root); reduction is chosen per call."""
     if dtype is None and root is None and type(n) is int and type(p) is int and type(kind) is str:
-        plan = _recent.get((n, p, kind))   # the common call, without the conversions below
-        if plan is not None:
-            return plan
+        return _cached_plan(n, p, None, kind, None)   # nothing to convert: the common call
     # Exact int keys only: 998244353.0 == 998244353 would otherwise hit the cache.
     n, p = _checks.as_int(n, "n"), _checks.as_int(p, "p")
     _checks.check_kind(kind)  # before the cache: an unhashable kind must be a ValueError
     dtype_name = None if dtype is None else np.dtype(dtype).name
     root = None if root is None else _checks.as_int(root, "root")
-    plan = _cached_plan(n, p, dtype_name, kind, root)
-    if dtype is None and root is None and type(kind) is str:
-        if len(_recent) >= 8:   # a handful: never keeps many plans' tables alive
-            _recent.clear()
-        _recent[(n, p, kind)] = plan
-    return plan
-
-
-# Plans of exact-int (n, p) with the default dtype and root, for get_plan's fast path
-# (they are also in _cached_plan's cache; this only skips the argument conversions).
-_recent: dict = {}
+    return _cached_plan(n, p, dtype_name, kind, root)

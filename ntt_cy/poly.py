@@ -269,7 +269,7 @@ def linear_path(R, na, nb, m):
         # that bound determine it exactly.
         path, basis = "crt", choose_basis(min(na, nb) * (m - 1) ** 2, log2n)
         cost = _transform_cost(R, N, basis.k * lane_costs()[basis.dtype], basis.k, basis.dtype,
-                               one_call=padded and basis.unchecked_inputs(m))
+                               one_call=padded and basis.fused32(m))
     if _schoolbook_cheaper(R, na, nb, m, cost):
         return "schoolbook", None
     return path, basis
@@ -277,7 +277,7 @@ def linear_path(R, na, nb, m):
 
 def _linear(A2, B2, m, threads, checked=True):
     """checked=False: A2, B2 may hold values >= m (unsigned views of the caller's
-    arrays): the schoolbook, direct and CRT (basis.unchecked_inputs) paths take them
+    arrays): the schoolbook, direct and fused-CRT (basis.fused32) paths take them
     and raise _Unchecked if they see one; other paths raise it at once."""
     R, na = A2.shape
     nb = B2.shape[1]
@@ -292,7 +292,7 @@ def _linear(A2, B2, m, threads, checked=True):
             # small: one max per operand here beats starting again on the checked route
             if int(A2.max()) >= m or (B2 is not A2 and int(B2.max()) >= m):
                 raise _Unchecked
-        elif not (path == "direct" or path == "crt" and basis.unchecked_inputs(m)):
+        elif not (path == "direct" or path == "crt" and basis.fused32(m)):
             raise _Unchecked
     if path == "schoolbook":
         return schoolbook(A2, B2, m, threads)
@@ -355,24 +355,26 @@ def _sub_mod(x, y, m):
 
 
 def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked=True,
-                   bound=None):
+                   bound=None, work=None):
     """Cyclic (negacyclic) convolution of the zero-padded rows mod the prime p, as a
     (R, N) array of p's lane dtype: `out` when given (e.g. a scratch buffer), else a
     fresh array; reduce=False when A2, B2 < p already.  bound (default p): A2, B2
     hold values below it (checked=True), or may hold values >= bound, which raises
     _Unchecked (checked=False; seen by the first transform stages, no pass of their
-    own)."""
-    plan = _plan(N, p, None if dtype is None else np.dtype(dtype).name, kind)
+    own).  work: an (R, N) buffer of the lane dtype for the second operand (default:
+    a scratch buffer)."""
+    plan = _plan(N, p, dtype, kind)
     R = A2.shape[0]
     t = effective_threads(threads, R * N)
     tables = plan.tables(plan.reduction)
+    if work is None:
+        work = scratch("operand", (R, N), plan.dtype)
     if kind == "cyclic" and _padded_fits(A2, B2, N) and (not reduce or _reduce_on_load(
             A2, plan, bound)):
         # both zero-padded transforms and the product in one kernel call (n^-1 folded
         # into the product: the inverse skips its scaling; values reduced as read)
         dst = aligned_empty((R, N), plan.dtype) if out is None else out
-        largest = _ntt.padded_product(A2, B2, dst, scratch("operand", (R, N), plan.dtype),
-                                      tables, t, pow(N, -1, p), reduce)
+        largest = _ntt.padded_product(A2, B2, dst, work, tables, t, pow(N, -1, p), reduce)
         if not checked and largest >= (p if bound is None else bound):
             raise _Unchecked
         return dst
@@ -380,8 +382,7 @@ def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked
     if B2 is A2:
         fb = fa
     else:
-        fb = _transformed(B2, plan, N, kind, reduce, t, scratch("operand", (R, N), plan.dtype),
-                          checked, bound)
+        fb = _transformed(B2, plan, N, kind, reduce, t, work, checked, bound)
     # The pointwise product is taken inside the inverse, block by block.  Cyclic: n^-1
     # folded into it, so the inverse skips its scaling.
     if kind == "cyclic":
@@ -444,44 +445,24 @@ def _reduce_on_load(X2, plan, bound):
             and (X2.dtype == U32 or (bound is not None and bound <= 1 << 32)))
 
 
-@lru_cache(maxsize=4)   # small: these tables are also held by _plan's cache
-def _crt_tables(basis, N):
-    """Per prime of basis: the tables of its length-N cyclic plan and N^-1 mod p."""
-    out = []
-    for p in basis.primes:
-        plan = _plan(N, p, basis.dtype.name, "cyclic")
-        out.append((plan.tables(plan.reduction), pow(N, -1, p)))
-    return tuple(out)
-
-
 def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
     """Exact convolution (first L coefficients of each row) via the primes of
     `basis`, reduced mod m < 2**64: an (R, L) array (uint32 when the fused
     reconstruction serves m, else uint64).  `offset` is added to every
     coefficient before reconstruction and removed after.  checked=False (only
-    when basis.unchecked_inputs(m)): A2, B2 may hold values >= m, which raises
+    when basis.fused32(m)): A2, B2 may hold values >= m, which raises
     _Unchecked."""
     R = A2.shape[0]
-    if not checked and not basis.unchecked_inputs(m):
+    if not checked and not basis.fused32(m):
         raise _Unchecked
     if basis.fused32(m):
         # every prime's product stays in its uint32 row; one pass rebuilds x mod m
         products = scratch("crt", (basis.k, R, N), basis.dtype)
+        work = scratch("operand", (R, N), basis.dtype)
         t = effective_threads(threads, R * N)
-        if kind == "cyclic" and _padded_fits(A2, B2, N):
-            # one kernel call per prime (the Python steps of _prime_product dominate
-            # small sizes); values < m < 2^32 are reduced mod p as they are read when
-            # m > p (the fused basis has uint32 lanes and primes < 2^31)
-            work = scratch("operand", (R, N), basis.dtype)
-            for j, (tables, n_inv) in enumerate(_crt_tables(basis, N)):
-                largest = _ntt.padded_product(A2, B2, products[j], work, tables, t, n_inv,
-                                              m > basis.primes[j])
-                if largest >= m and not checked:
-                    raise _Unchecked
-        else:
-            for j, p in enumerate(basis.primes):
-                _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=m > p,
-                               out=products[j], checked=checked, bound=m)
+        for j, p in enumerate(basis.primes):
+            _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=m > p, out=products[j],
+                           checked=checked, bound=m, work=work)
         out = np.empty((R, L), dtype=output_dtype(m))
         return basis.reduce_products32(products, m, offset, out, effective_threads(threads, R * L))
     residues = crt_residues(A2, B2, basis, N, kind, L, threads, bound=m, offset=offset)
