@@ -25,7 +25,7 @@
 from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
 from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
@@ -90,6 +90,10 @@ cdef extern from "_simd_bitrev_avx512.h" nogil:
                           size_t m0, size_t m1)
     int ntt_simd_bitrev64(const uint64_t* src, uint64_t* dst, int bits, const uint32_t* rev,
                           size_t m0, size_t m1)
+    int ntt_simd_bitrev32_inplace(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
+                                  size_t m1, uint32_t fold_p)
+    int ntt_simd_bitrev64_inplace(uint64_t* a, int bits, const uint32_t* rev, size_t m0,
+                                  size_t m1, uint64_t fold_p)
 
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
@@ -118,6 +122,9 @@ DEF CHUNK = 65536
 # they stay in L1 (48 KiB here) instead of streaming the chunk through L2 once per
 # stage pair.
 DEF L1_BLOCK_BYTES = 16384
+# Groups per piece when the first sweep of an out-of-place forward copies its input:
+# the piece's segments (at most 4 x 512 values) are still in L1 for the butterflies.
+DEF COPY_PIECE = 512
 
 
 cdef struct Modulus:
@@ -141,8 +148,6 @@ cdef struct Tables:
     void* inv_tw_q
     void* twist             # negacyclic: psi^i (family form), else NULL
     void* twist_q
-    void* twist_br          # negacyclic: psi^rev(i), for the natural-order forward
-    void* twist_br_q
     void* untwist           # inverse scaling per element: n^-1 psi^-i, else NULL
     void* untwist_q
     uint64_t scale          # cyclic inverse scaling n^-1 (family form)
@@ -481,18 +486,31 @@ cdef inline Py_ssize_t chunk_size(Py_ssize_t n, int threads) noexcept nogil:
 
 
 cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int parts,
-                         const Tables* t) noexcept nogil:
+                         const Tables* t, const lane_t* src) noexcept nogil:
     # One sweep over a[0:n] for the stage(s) starting at half-length `half` (two stages
     # when half/2 is also a large stage, see dif_schedule); this caller's share is
-    # part `part` of `parts` of every block's butterfly range.
-    cdef Py_ssize_t s, q = half >> 1
-    if q >= chunk_size(n, parts):
-        for s in range(n // (2 * half)):
-            dif_run4(a + 2 * half * s, half, split(q, part, parts), split(q, part + 1, parts), t)
-    else:
-        for s in range(n // (2 * half)):
-            dif_run(a + 2 * half * s, half, split(half, part, parts),
-                    split(half, part + 1, parts), t)
+    # part `part` of `parts` of every block's butterfly range.  src != a: the input
+    # is src (a's values are ignored); each piece of COPY_PIECE groups is copied into
+    # a right before its butterflies, so the copy costs no pass of its own.
+    cdef Py_ssize_t s, k, j, j1, base, q = half >> 1
+    cdef bint radix4 = q >= chunk_size(n, parts)
+    cdef Py_ssize_t width = q if radix4 else half   # groups per block, one segment each
+    cdef Py_ssize_t segments = 4 if radix4 else 2
+    cdef Py_ssize_t lo = split(width, part, parts), hi = split(width, part + 1, parts)
+    for s in range(n // (2 * half)):
+        base = 2 * half * s
+        j = lo
+        while j < hi:
+            j1 = hi if src == a or j + COPY_PIECE >= hi else j + COPY_PIECE
+            if src != a:
+                for k in range(segments):
+                    memcpy(a + base + k * width + j, src + base + k * width + j,
+                           (j1 - j) * sizeof(lane_t))
+            if radix4:
+                dif_run4(a + base, half, j, j1, t)
+            else:
+                dif_run(a + base, half, j, j1, t)
+            j = j1
 
 
 cdef enum:
@@ -540,20 +558,24 @@ cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
 
 
 cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
-                       const Tables* t, Py_ssize_t half) noexcept nogil:
+                       const Tables* t, Py_ssize_t half, const lane_t* src) noexcept nogil:
     # Forward DIF stages half, half/2, ..., 1 of a[0:n] (half = n/2 for a whole
     # transform): the large stages (blocks bigger than the chunk c) sweep the whole
     # array, two at a time, then the rest run chunk by chunk.  With parts > 1 this is
     # one thread's share inside an OpenMP region (every sweep split between the
-    # threads, a barrier after each sweep).
+    # threads, a barrier after each sweep).  src != a: the input is src, copied into a
+    # by the first sweep (or chunk by chunk when there is no large stage).
     cdef Py_ssize_t nchunks = n // c, k
     while half >= c:
-        dif_large_pass(a, n, half, part, parts, t)
+        dif_large_pass(a, n, half, part, parts, t, src)
+        src = a
         if parts > 1:
             ntt_cy_barrier()
         half >>= 2 if half >> 1 >= c else 1
-    if half >= 1:
-        for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
+    for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
+        if src != a:
+            memcpy(a + k * c, src + k * c, c * sizeof(lane_t))
+        if half >= 1:
             dif_stages(a + k * c, c, half, t)
 
 
@@ -669,32 +691,102 @@ cdef void copy_range(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t h
             dst[i] = src[i]
 
 
-cdef void twist_bitreversed(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t) noexcept nogil:
-    # a[i] *= psi^rev(i) on a bit-reversed copy of the input, i.e. the negacyclic twist
-    # applied after the permutation.  In: [0, p); out: [0, p), or [0, 2p) for LAZY
-    # (a valid DIT input).
-    cdef Py_ssize_t i
-    cdef const lane_t* tw = <const lane_t*>t.twist_br
-    cdef const lane_t* twq = <const lane_t*>t.twist_br_q
-    if t.family == LAZY:
-        for i in range(simd_times(a, a, tw, twq, lo, hi, t, False), hi):
-            a[i] = mul_family(a[i], tw[i], twq[i], &t.mod, LAZY)
+cdef inline Py_ssize_t index_bits(Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t bits = 0
+    while (<Py_ssize_t>1 << bits) < n:
+        bits += 1
+    return bits
+
+
+cdef void owned_tiles(const uint32_t* rev, Py_ssize_t tiles, int field, int part, int parts,
+                      Py_ssize_t* m0, Py_ssize_t* m1) noexcept nogil:
+    # This caller's tiles [m0, m1) of bit_reverse_inplace with the work balanced: tile m
+    # costs 2 tiles moved when m < rev(m), 1 when m == rev(m), 0 when its partner does it.
+    # One scan of tiles = n / 2^(2 field) table entries.
+    cdef Py_ssize_t m, mate, done = 0, start = tiles * part // parts
+    cdef Py_ssize_t stop = tiles * (part + 1) // parts
+    m0[0] = tiles
+    m1[0] = tiles
+    if parts == 1:
+        m0[0] = 0
+        return
+    for m in range(tiles):
+        if done >= start and m0[0] == tiles:
+            m0[0] = m
+        if done >= stop:
+            m1[0] = m
+            return
+        mate = rev[m << field] >> field
+        done += 2 if m < mate else 1 if m == mate else 0
+
+
+cdef inline void tile_rows_in(const lane_t* a, const Py_ssize_t* row, int width,
+                              lane_t* tile) noexcept nogil:
+    # tile[j][c] = a[row[j] + c]: each row one contiguous run (one cache line).
+    cdef Py_ssize_t j, c
+    for j in range(width):
+        for c in range(width):
+            tile[j * width + c] = a[row[j] + c]
+
+
+cdef inline void tile_columns_out(const lane_t* tile, lane_t* a, const Py_ssize_t* row,
+                                  int width, lane_t p) noexcept nogil:
+    # a[row[k] + j] = tile[j][k], folded below p (p = 0: unchanged).
+    cdef Py_ssize_t j, k
+    cdef lane_t v
+    for k in range(width):
+        for j in range(width):
+            v = tile[j * width + k]
+            a[row[k] + j] = v - p if v >= p else v
+
+
+cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fold, int part,
+                              int parts) noexcept nogil:
+    # a[i] <-> a[rev(i)] in place, and with fold LAZY's [0, 2p) mapped to [0, p) on
+    # the way.  Index i = hi | m | lo with outer fields of `field` bits: tile m (2^field
+    # x 2^field values) takes its values from tile rev(m) and gives its own to it, so
+    # the owner of each pair (its smaller m) moves both tiles at once: rows of the one
+    # become columns of the other (vector-wide transposes in registers in AVX-512
+    # builds, _simd_bitrev_avx512.h; through stack buffers elsewhere).  Every access
+    # to `a` is a whole row, one cache line.
+    cdef const uint32_t* rev = t.bitrev
+    cdef int field = 4 if lane_t is uint32_t else 3   # log2 of the lanes per vector
+    cdef int width = 1 << field
+    cdef Py_ssize_t bits = index_bits(n), tiles, m0, m1, m, mine, other, i, k, shift
+    cdef lane_t p = <lane_t>t.mod.p if fold and t.family == LAZY else 0
+    cdef lane_t tile_x[256]
+    cdef lane_t tile_y[256]
+    cdef Py_ssize_t row[16]
+    if bits < 2 * field:   # n < 2^(2 field): one plain swap loop
+        if part == 0:
+            for i in range(n):
+                k = rev[i]
+                if i < k:
+                    a[i], a[k] = a[k], a[i]
+            for i in range(n):
+                a[i] = a[i] - p if a[i] >= p else a[i]
+        return
+    tiles = <Py_ssize_t>1 << (bits - 2 * field)
+    owned_tiles(rev, tiles, field, part, parts, &m0, &m1)
+    if lane_t is uint32_t:
+        if ntt_simd_bitrev32_inplace(a, bits, rev, m0, m1, p):
+            return
     else:
-        for i in range(simd_times(a, a, tw, NULL, lo, hi, t, False), hi):
-            a[i] = mul_family(a[i], tw[i], 0, &t.mod, t.family)
-
-
-cdef void bit_reverse(lane_t* a, Py_ssize_t n, const uint32_t* rev) noexcept nogil:
-    # In-place permutation a[i] <-> a[rev[i]] (an involution).  Random access: used
-    # only for in-place transforms; permute_copy is the fast path.
-    cdef Py_ssize_t i, j
-    cdef lane_t tmp
-    for i in range(n):
-        j = rev[i]
-        if i < j:
-            tmp = a[i]
-            a[i] = a[j]
-            a[j] = tmp
+        if ntt_simd_bitrev64_inplace(a, bits, rev, m0, m1, p):
+            return
+    shift = bits - field
+    for k in range(width):   # row k of a tile: offset rev_field(k) << shift
+        row[k] = <Py_ssize_t>rev[k << shift] << shift
+    for m in range(m0, m1):
+        mine = m << field
+        other = rev[mine]   # rev(m) << field
+        if other < mine:
+            continue
+        tile_rows_in(a + other, row, width, tile_x)   # tile m's values
+        if other != mine:
+            tile_rows_in(a + mine, row, width, tile_y)
+            tile_columns_out(tile_y, a + other, row, width, p)
+        tile_columns_out(tile_x, a + mine, row, width, p)
 
 
 cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
@@ -705,10 +797,8 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
     # writes touch only 16 cache lines per tile.  This caller does tiles part of
     # parts.  Values are copied unchanged.
     cdef const uint32_t* rev = t.bitrev
-    cdef Py_ssize_t bits = 0, i, m, hi, lo, shift, base, tiles
+    cdef Py_ssize_t bits = index_bits(n), i, m, hi, lo, shift, base, tiles
     cdef int field = 4 if lane_t is uint32_t else 3   # log2 of the lanes per vector
-    while (<Py_ssize_t>1 << bits) < n:
-        bits += 1
     if bits >= 2 * field:
         tiles = <Py_ssize_t>1 << (bits - 2 * field)
         if lane_t is uint32_t:
@@ -741,31 +831,24 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
 cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
                        const Tables* t, bint natural, bint reduced, int part,
                        int parts) noexcept nogil:
+    # DIF from src into dst (the first sweep makes the copy, see dif_schedule): bit-
+    # reversed order; natural order by one in-place tile permutation that also folds
+    # LAZY's [0, 2p).  DIF rather than a permuted copy then DIT: DIF runs 7-10% faster
+    # here, and the fold rides on the permutation.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
-    if natural and src != dst:
-        # Natural order out: permute while copying (then twist, for negacyclic), then
-        # DIT with the forward twiddles; no separate bit-reversal pass.
-        permute_copy(src, dst, n, t, part, parts)
+    if t.twist != NULL:   # negacyclic: the twist pass makes the copy
+        load_forward(src, dst, lo, hi, t)
+        src = dst
         if parts > 1:
             ntt_cy_barrier()
-        if t.twist != NULL:
-            twist_bitreversed(dst, lo, hi, t)
-            if parts > 1:
-                ntt_cy_barrier()
-        if dit_schedule(dst, n, c, part, parts, t, t.fwd_tw, t.fwd_tw_q, FINISH_FOLD, NULL, 0):
-            return
+    dif_schedule(dst, n, c, part, parts, t, n >> 1, src)
+    if natural or reduced:   # else LAZY leaves [0, 2p), see forward()
         if parts > 1:
             ntt_cy_barrier()
-        fold_lazy_dit(dst, lo, hi, t)
-        return
-    load_forward(src, dst, lo, hi, t)
-    if parts > 1:
-        ntt_cy_barrier()
-    dif_schedule(dst, n, c, part, parts, t, n >> 1)
-    if reduced:   # else LAZY leaves [0, 2p), see forward()
-        if parts > 1:
-            ntt_cy_barrier()
-        finish_forward(dst, lo, hi, t)
+        if natural:
+            bit_reverse_inplace(dst, n, t, True, part, parts)
+        else:
+            finish_forward(dst, lo, hi, t)
 
 
 cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
@@ -773,8 +856,10 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
                        int part, int parts) noexcept nogil:
     # mb != NULL (bit-reversed order, src == dst): the transform of dst * mb * mc.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
-    if natural:   # callers handle natural order in place (src == dst) themselves
+    if natural and src != dst:
         permute_copy(src, dst, n, t, part, parts)
+    elif natural:
+        bit_reverse_inplace(dst, n, t, False, part, parts)
     else:
         copy_range(src, dst, lo, hi)
     if mb != NULL and c < 2:   # no chunk stages to carry the product (n = 1)
@@ -801,8 +886,6 @@ cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
     else:
         with parallel(num_threads=threads):
             forward_part(src, dst, n, c, t, natural, reduced, threadid(), threads)
-    if natural and src == dst:
-        bit_reverse(dst, n, t.bitrev)
 
 
 cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py_ssize_t n,
@@ -854,7 +937,7 @@ cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, 
                       reduce_src, max_seen)
     if parts > 1:
         ntt_cy_barrier()
-    dif_schedule(a, n, c, part, parts, t, n >> 3)
+    dif_schedule(a, n, c, part, parts, t, n >> 3, a)
     if reduced:
         if parts > 1:
             ntt_cy_barrier()
@@ -867,14 +950,11 @@ cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
     # scaled=False (cyclic only) leaves out the factor n^-1, for callers that fold it
     # into a pointwise product; the result is still reduced to [0, p).
     cdef Py_ssize_t c = chunk_size(n, threads)
-    cdef bint gather = natural and src != dst
-    if natural and not gather:
-        bit_reverse(dst, n, t.bitrev)   # in place: permute first, then transform
     if threads == 1:
-        inverse_part(src, dst, n, c, t, gather, scaled, mb, mc, 0, 1)
+        inverse_part(src, dst, n, c, t, natural, scaled, mb, mc, 0, 1)
     else:
         with parallel(num_threads=threads):
-            inverse_part(src, dst, n, c, t, gather, scaled, mb, mc, threadid(), threads)
+            inverse_part(src, dst, n, c, t, natural, scaled, mb, mc, threadid(), threads)
 
 
 cdef class TransformTables:
@@ -897,8 +977,6 @@ cdef class TransformTables:
         self.c.inv_tw_q = _pointer(arrays, "inv_tw_q")
         self.c.twist = _pointer(arrays, "twist")
         self.c.twist_q = _pointer(arrays, "twist_q")
-        self.c.twist_br = _pointer(arrays, "twist_br")
-        self.c.twist_br_q = _pointer(arrays, "twist_br_q")
         self.c.untwist = _pointer(arrays, "untwist")
         self.c.untwist_q = _pointer(arrays, "untwist_q")
         self.c.bitrev = <const uint32_t*>_pointer(arrays, "bitrev")

@@ -10,6 +10,12 @@
  * Every cache line read or written is used whole, and the transposes are shuffles
  * (port 5) instead of a gather per output vector (about 4x faster at n = 2^17).
  *
+ * In place (the _inplace functions): tile m reads the rows of tile m' = rev(m) and
+ * tile m' those of tile m, so each pair is loaded whole, transposed and stored
+ * crosswise by the caller that owns its smaller index (m <= m'; tiles with m > m'
+ * are skipped).  fold_p != 0 also maps [0, 2p) to [0, p) on the way (LAZY's forward
+ * output), at no extra pass.
+ *
  * rev is the bit-reversal table of range(2^bits); tiles m0 <= m < m1 of the
  * 2^(bits - 2f) let threads split the work.  Needs bits >= 2f (8 for uint32, 6 for
  * uint64); returns 1 when done, 0 in builds without AVX-512 (the caller's scalar
@@ -111,7 +117,91 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
     return 1;
 }
 
+/* Rows of the tile whose rows start at a + base (row k at offset rev4(k) << shift,
+ * as the out-of-place loops read and write them). */
+NTT_INLINE void ntt_tile32_load(const uint32_t *a, size_t base, int shift, const uint32_t *rev,
+                                __m512i r[16]) {
+    for (int k = 0; k < 16; k++)
+        r[k] = _mm512_loadu_si512(a + base + ((size_t)rev[(size_t)k << shift] << shift));
+}
+
+NTT_INLINE void ntt_tile32_store(uint32_t *a, size_t base, int shift, const uint32_t *rev,
+                                 __m512i r[16], __m512i fold_p) {
+    for (int k = 0; k < 16; k++) {   /* fold_p = 0: min(x, x) keeps x */
+        __m512i x = _mm512_min_epu32(r[k], _mm512_sub_epi32(r[k], fold_p));
+        _mm512_storeu_si512(a + base + ((size_t)rev[(size_t)k << shift] << shift), x);
+    }
+}
+
+static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                            size_t m0, size_t m1, uint32_t fold_p) {
+    int shift = bits - 4;
+    const __m512i p = _mm512_set1_epi32((int)fold_p);
+    for (size_t m = m0; m < m1; m++) {
+        size_t mine = m << 4, other = rev[mine];   /* other = rev(m) << 4 */
+        if (other < mine)
+            continue;                              /* done with its partner */
+        __m512i x[16], y[16];
+        ntt_tile32_load(a, other, shift, rev, x);  /* tile m's values */
+        ntt_transpose16x32(x);
+        if (other != mine) {
+            ntt_tile32_load(a, mine, shift, rev, y);
+            ntt_transpose16x32(y);
+            ntt_tile32_store(a, other, shift, rev, y, p);
+        }
+        ntt_tile32_store(a, mine, shift, rev, x, p);
+    }
+    return 1;
+}
+
+NTT_INLINE void ntt_tile64_load(const uint64_t *a, size_t base, int shift, const uint32_t *rev,
+                                __m512i r[8]) {
+    for (int k = 0; k < 8; k++)
+        r[k] = _mm512_loadu_si512(a + base + ((size_t)rev[(size_t)k << shift] << shift));
+}
+
+NTT_INLINE void ntt_tile64_store(uint64_t *a, size_t base, int shift, const uint32_t *rev,
+                                 __m512i r[8], __m512i fold_p) {
+    for (int k = 0; k < 8; k++) {
+        __m512i x = _mm512_min_epu64(r[k], _mm512_sub_epi64(r[k], fold_p));
+        _mm512_storeu_si512(a + base + ((size_t)rev[(size_t)k << shift] << shift), x);
+    }
+}
+
+static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_t *rev,
+                                            size_t m0, size_t m1, uint64_t fold_p) {
+    int shift = bits - 3;
+    const __m512i p = _mm512_set1_epi64((long long)fold_p);
+    for (size_t m = m0; m < m1; m++) {
+        size_t mine = m << 3, other = rev[mine];
+        if (other < mine)
+            continue;
+        __m512i x[8], y[8];
+        ntt_tile64_load(a, other, shift, rev, x);
+        ntt_transpose8x64(x);
+        if (other != mine) {
+            ntt_tile64_load(a, mine, shift, rev, y);
+            ntt_transpose8x64(y);
+            ntt_tile64_store(a, other, shift, rev, y, p);
+        }
+        ntt_tile64_store(a, mine, shift, rev, x, p);
+    }
+    return 1;
+}
+
 #else
+
+static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                            size_t m0, size_t m1, uint32_t fold_p) {
+    (void)a; (void)bits; (void)rev; (void)m0; (void)m1; (void)fold_p;
+    return 0;
+}
+
+static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_t *rev,
+                                            size_t m0, size_t m1, uint64_t fold_p) {
+    (void)a; (void)bits; (void)rev; (void)m0; (void)m1; (void)fold_p;
+    return 0;
+}
 
 static inline int ntt_simd_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
                                     const uint32_t *rev, size_t m0, size_t m1) {

@@ -139,9 +139,7 @@ class NTTPlan:
         n_inv = pow(n, -1, p)
         if psi is not None:
             twist = self._powers(psi, 1, n)
-            twist_br = twist[arrays["bitrev"]]   # natural-order forward twists after permuting
             self._family_form(family, twist, arrays, "twist")
-            self._family_form(family, twist_br, arrays, "twist_br")
             self._family_form(family, self._powers(pow(psi, -1, p), n_inv, n), arrays, "untwist")
         scale, scale_q = self._scalar_form(family, n_inv)
         arrays = {key: aligned_copy(table) for key, table in arrays.items()}

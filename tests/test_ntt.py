@@ -408,24 +408,35 @@ def test_pointwise_inverse_equals_product_then_inverse(isa, p, lanes):
 @pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (998244353, np.uint64),
                                      (2**64 - 2**32 + 1, np.uint64)])
 def test_natural_order_is_the_bit_reversed_order_permuted(isa, p, lanes):
-    # the natural-order transforms gather their input through permute_copy (tiles
-    # transposed in registers in AVX-512 builds): every size, both directions, 1 and 2 threads
+    # natural order: the forward permutes its DIF output in place (tile pairs swapped,
+    # LAZY's range folded on the way), the inverse gathers its input through
+    # permute_copy or permutes in place; AVX-512 builds transpose tiles in registers.
+    # Every size, both directions, every family, out of place and in place, one row
+    # shared by 1, 2 and 3 threads (each moves the tile pairs it owns).
     kernels = load(isa)
     rng = np.random.default_rng(7)
     for bits in list(range(0, 15)) + [17]:
         n = 1 << bits
         plan = get_plan(n, p, dtype=lanes)
-        tables = tables_for(kernels, plan, "barrett")
         rev = bit_reverse_permutation(n)
-        a = rng.integers(0, p, (2, n), dtype=np.uint64).astype(lanes)
-        bitrev_out = np.empty_like(a)
-        kernels.forward(a, bitrev_out, tables, 1, False)
-        for threads in (1, 2):
-            natural = np.empty_like(a)
-            kernels.forward(a, natural, tables, threads, True)
-            assert np.array_equal(natural[:, rev], bitrev_out), (n, threads)
-            back = np.empty_like(a)
-            kernels.inverse(np.ascontiguousarray(natural[:, rev]), back, tables, threads, False)
-            assert np.array_equal(back, a), (n, threads)
-            kernels.inverse(np.ascontiguousarray(bitrev_out[:, rev]), back, tables, threads, True)
-            assert np.array_equal(back, a), (n, threads)
+        a = rng.integers(0, p, (1, n), dtype=np.uint64).astype(lanes)
+        a[0, : n // 2] = p - 1
+        for family in valid_families(p, lanes):
+            tables = tables_for(kernels, plan, family)
+            bitrev_out = np.empty_like(a)
+            kernels.forward(a, bitrev_out, tables, 1, False)
+            assert int(bitrev_out.max()) < p, (n, family)
+            for threads in (1, 2, 3):
+                natural = np.empty_like(a)
+                kernels.forward(a, natural, tables, threads, True)
+                assert np.array_equal(natural[:, rev], bitrev_out), (n, family, threads)
+                in_place = a.copy()
+                kernels.forward(in_place, in_place, tables, threads, True)
+                assert np.array_equal(in_place, natural), (n, family, threads)
+                back = np.empty_like(a)
+                kernels.inverse(np.ascontiguousarray(natural[:, rev]), back, tables, threads, False)
+                assert np.array_equal(back, a), (n, family, threads)
+                kernels.inverse(np.ascontiguousarray(bitrev_out[:, rev]), back, tables, threads, True)
+                assert np.array_equal(back, a), (n, family, threads)
+                kernels.inverse(in_place, in_place, tables, threads, True)
+                assert np.array_equal(in_place, a), (n, family, threads)
