@@ -485,13 +485,36 @@ cdef inline Py_ssize_t chunk_size(Py_ssize_t n, int threads) noexcept nogil:
     return c
 
 
+cdef inline void copy_max(const lane_t* src, lane_t* dst, Py_ssize_t count,
+                         uint64_t* seen) noexcept nogil:
+    # dst[i] = src[i] for i < count, *seen raised to the largest value (a copy and a
+    # range check in one read of src; gcc vectorises both).
+    cdef Py_ssize_t i
+    cdef lane_t v, top = <lane_t>seen[0]
+    for i in range(count):
+        v = src[i]
+        dst[i] = v
+        top = v if v > top else top
+    seen[0] = top
+
+
+cdef void max_range(const lane_t* src, Py_ssize_t lo, Py_ssize_t hi,
+                    uint64_t* seen) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef lane_t top = <lane_t>seen[0]
+    for i in range(lo, hi):
+        top = src[i] if src[i] > top else top
+    seen[0] = top
+
+
 cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int parts,
-                         const Tables* t, const lane_t* src) noexcept nogil:
+                         const Tables* t, const lane_t* src, uint64_t* seen) noexcept nogil:
     # One sweep over a[0:n] for the stage(s) starting at half-length `half` (two stages
     # when half/2 is also a large stage, see dif_schedule); this caller's share is
     # part `part` of `parts` of every block's butterfly range.  src != a: the input
     # is src (a's values are ignored); each piece of COPY_PIECE groups is copied into
-    # a right before its butterflies, so the copy costs no pass of its own.
+    # a right before its butterflies, so the copy costs no pass of its own, and *seen
+    # is raised to the largest value copied.
     cdef Py_ssize_t s, k, j, j1, base, q = half >> 1
     cdef bint radix4 = q >= chunk_size(n, parts)
     cdef Py_ssize_t width = q if radix4 else half   # groups per block, one segment each
@@ -504,8 +527,8 @@ cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
             j1 = hi if src == a or j + COPY_PIECE >= hi else j + COPY_PIECE
             if src != a:
                 for k in range(segments):
-                    memcpy(a + base + k * width + j, src + base + k * width + j,
-                           (j1 - j) * sizeof(lane_t))
+                    copy_max(src + base + k * width + j, a + base + k * width + j, j1 - j,
+                             seen)
             if radix4:
                 dif_run4(a + base, half, j, j1, t)
             else:
@@ -558,23 +581,25 @@ cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
 
 
 cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
-                       const Tables* t, Py_ssize_t half, const lane_t* src) noexcept nogil:
+                       const Tables* t, Py_ssize_t half, const lane_t* src,
+                       uint64_t* seen) noexcept nogil:
     # Forward DIF stages half, half/2, ..., 1 of a[0:n] (half = n/2 for a whole
     # transform): the large stages (blocks bigger than the chunk c) sweep the whole
     # array, two at a time, then the rest run chunk by chunk.  With parts > 1 this is
     # one thread's share inside an OpenMP region (every sweep split between the
     # threads, a barrier after each sweep).  src != a: the input is src, copied into a
-    # by the first sweep (or chunk by chunk when there is no large stage).
+    # by the first sweep (or chunk by chunk when there is no large stage), *seen
+    # raised to its largest value.
     cdef Py_ssize_t nchunks = n // c, k
     while half >= c:
-        dif_large_pass(a, n, half, part, parts, t, src)
+        dif_large_pass(a, n, half, part, parts, t, src, seen)
         src = a
         if parts > 1:
             ntt_cy_barrier()
         half >>= 2 if half >> 1 >= c else 1
     for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
         if src != a:
-            memcpy(a + k * c, src + k * c, c * sizeof(lane_t))
+            copy_max(src + k * c, a + k * c, c, seen)
         if half >= 1:
             dif_stages(a + k * c, c, half, t)
 
@@ -829,19 +854,25 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
 # threads split every pass, with a barrier wherever a pass reads another's output.
 
 cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
-                       const Tables* t, bint natural, bint reduced, int part,
+                       const Tables* t, bint natural, bint reduced, uint64_t* seen, int part,
                        int parts) noexcept nogil:
     # DIF from src into dst (the first sweep makes the copy, see dif_schedule): bit-
     # reversed order; natural order by one in-place tile permutation that also folds
     # LAZY's [0, 2p).  DIF rather than a permuted copy then DIT: DIF runs 7-10% faster
-    # here, and the fold rides on the permutation.
+    # here, and the fold rides on the permutation.  *seen: raised to the largest value
+    # of this part's share of src (by the copy, or a pass of its own in place and for
+    # negacyclic plans).
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
+    if t.twist != NULL or src == dst:   # else the first sweep's copy finds it
+        max_range(src, lo, hi, seen)
+        if parts > 1:
+            ntt_cy_barrier()   # read before any thread writes another's share in place
     if t.twist != NULL:   # negacyclic: the twist pass makes the copy
         load_forward(src, dst, lo, hi, t)
         src = dst
         if parts > 1:
             ntt_cy_barrier()
-    dif_schedule(dst, n, c, part, parts, t, n >> 1, src)
+    dif_schedule(dst, n, c, part, parts, t, n >> 1, src, seen)
     if natural or reduced:   # else LAZY leaves [0, 2p), see forward()
         if parts > 1:
             ntt_cy_barrier()
@@ -879,13 +910,15 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
 
 
 cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
-                      int threads, bint natural, bint reduced) noexcept nogil:
+                      int threads, bint natural, bint reduced, uint64_t* seen) noexcept nogil:
+    # seen: one largest-value slot per thread (_seen_slots).
     cdef Py_ssize_t c = chunk_size(n, threads)
     if threads == 1:
-        forward_part(src, dst, n, c, t, natural, reduced, 0, 1)
+        forward_part(src, dst, n, c, t, natural, reduced, seen, 0, 1)
     else:
         with parallel(num_threads=threads):
-            forward_part(src, dst, n, c, t, natural, reduced, threadid(), threads)
+            forward_part(src, dst, n, c, t, natural, reduced, seen + threadid(), threadid(),
+                         threads)
 
 
 cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py_ssize_t n,
@@ -937,7 +970,7 @@ cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, 
                       reduce_src, max_seen)
     if parts > 1:
         ntt_cy_barrier()
-    dif_schedule(a, n, c, part, parts, t, n >> 3, a)
+    dif_schedule(a, n, c, part, parts, t, n >> 3, a, NULL)
     if reduced:
         if parts > 1:
             ntt_cy_barrier()
@@ -995,14 +1028,20 @@ cdef void* _pointer(dict arrays, str key) except? NULL:
 
 def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
             int threads, bint natural, bint reduced=True):
-    """Forward NTT of every row of src into dst (dst may be src).  # IN/OUT
+    """Forward NTT of every row of src into dst (dst may be src); returns the largest
+    value of src.  # IN/OUT
+
+    Callers may skip their own range check when dst is not the caller's memory: a
+    returned maximum >= p means dst is meaningless (computed without fault).  Out of
+    place on cyclic plans the copy made by the first sweep finds the maximum; otherwise
+    a read pass of its own (before anything is written, in place).
 
     reduced=False (bit-reversed output only) skips the LAZY family's final fold:
     values stay in [0, 2p), which pointwise_mul accepts on uint32 lanes (a*b < 4p^2
     < p*2^32 keeps its Montgomery products exact); other families give [0, p) anyway."""
     if not reduced and natural:
         raise ValueError("reduced=False needs bit-reversed output")
-    _run(src, dst, tables, threads, natural, True, reduced)
+    return _run(src, dst, tables, threads, natural, True, reduced)
 
 
 def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
@@ -1129,30 +1168,39 @@ def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables
     _run(src, dst, tables, threads, natural, False, scaled)
 
 
-cdef void _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
-               int threads, bint natural, bint is_forward, bint finish) except *:
-    # finish: forward -> fold to [0, p) (`reduced`); inverse -> scale by n^-1 (`scaled`)
-    cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r
+cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+                   int threads, bint natural, bint is_forward, bint finish) except? 0:
+    # finish: forward -> fold to [0, p) (`reduced`); inverse -> scale by n^-1 (`scaled`).
+    # Returns the largest value of src for forward transforms (0 for inverse ones).
+    cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r, k
     cdef const Tables* t = &tables.c
     if n != tables.n or dst.shape[0] != rows or dst.shape[1] != n:
         raise ValueError("internal: array shape does not match the plan")
     if rows == 0:
-        return
+        return 0
     cdef const lane_t* s = &src[0, 0]
     cdef lane_t* d = &dst[0, 0]
+    cdef int slots = threads if threads > 1 else 1
+    cdef uint64_t* seen = _seen_slots(rows, threads)
+    cdef uint64_t top = 0
     with nogil:
         if threads > 1 and rows >= threads:
             for r in prange(rows, num_threads=threads, schedule="static"):
                 if is_forward:
-                    forward_row(s + r * n, d + r * n, n, t, 1, natural, finish)
+                    forward_row(s + r * n, d + r * n, n, t, 1, natural, finish, seen + r * slots)
                 else:
                     inverse_row(s + r * n, d + r * n, n, t, 1, natural, finish, NULL, 0)
         else:
             for r in range(rows):
                 if is_forward:
-                    forward_row(s + r * n, d + r * n, n, t, threads, natural, finish)
+                    forward_row(s + r * n, d + r * n, n, t, threads, natural, finish,
+                                seen + r * slots)
                 else:
                     inverse_row(s + r * n, d + r * n, n, t, threads, natural, finish, NULL, 0)
+        for k in range(rows * slots):
+            top = seen[k] if seen[k] > top else top
+    free(seen)
+    return top
 
 
 # ------------------------------------------------------- table construction

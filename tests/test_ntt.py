@@ -440,3 +440,49 @@ def test_natural_order_is_the_bit_reversed_order_permuted(isa, p, lanes):
                 assert np.array_equal(back, a), (n, family, threads)
                 kernels.inverse(in_place, in_place, tables, threads, True)
                 assert np.array_equal(in_place, a), (n, family, threads)
+
+
+@pytest.mark.parametrize("isa", supported_isas())
+@pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2**64 - 2**32 + 1, np.uint64)])
+def test_forward_reports_the_largest_input_value(isa, p, lanes):
+    # out of place on cyclic plans the first sweep's copy finds it (piece by piece for
+    # n > 2^16, chunk by chunk below); in place and negacyclic a read pass of its own.
+    # One row shared by 1-3 threads and a batch of rows; the largest value sits at the
+    # first, a middle and the last position in turn.
+    kernels = load(isa)
+    rng = np.random.default_rng(11)
+    for n in (1, 2, 64, 1 << 12, 1 << 17):
+        for kind in ("cyclic", "negacyclic"):
+            plan = get_plan(n, p, dtype=lanes, kind=kind)
+            tables = tables_for(kernels, plan, valid_families(p, lanes)[-1])
+            for where in {0, n // 2 + 1 if n > 2 else 0, n - 1}:
+                for rows in (1, 3):
+                    a = rng.integers(0, p // 2, (rows, n), dtype=np.uint64).astype(lanes)
+                    a[-1, where] = p - 1 - rows
+                    for threads in (1, 2, 3):
+                        out = np.empty_like(a)
+                        assert kernels.forward(a, out, tables, threads, True) == p - 1 - rows
+                        in_place = a.copy()
+                        top = kernels.forward(in_place, in_place, tables, threads, True)
+                        assert top == p - 1 - rows and np.array_equal(in_place, out)
+
+
+@pytest.mark.parametrize("n", [4, 1 << 12, 1 << 16, 1 << 17])
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ntt_rejects_values_the_kernel_finds(n, workers):
+    # uint32 / int32 rows into a fresh result skip the Python range check: the
+    # kernel's largest value must still raise, wherever the bad value sits
+    p = 998244353
+    base = np.random.default_rng(5).integers(0, p, n).astype(np.uint32)
+    for where in (0, n // 2 + 1, n - 1):
+        for bad, dtype, match in ((p, np.uint32, f"maximum {p}"),
+                                  (2**32 - 1, np.uint32, "maximum 4294967295"),
+                                  (-1, np.int32, "minimum -1")):
+            a = base.astype(dtype)
+            a[where] = bad
+            with pytest.raises(ValueError, match=match):
+                ntt_cy.ntt(a, p, workers=workers)
+            for kind in ("cyclic", "negacyclic"):
+                with pytest.raises(ValueError, match=match):
+                    ntt_cy.ntt(a.reshape(1, n), p, kind=kind, workers=workers)
+    assert np.array_equal(ntt_cy.ntt(base.astype(np.int32), p), ntt_cy.ntt(base, p))
