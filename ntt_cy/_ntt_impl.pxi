@@ -859,14 +859,12 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
     # DIF from src into dst (the first sweep makes the copy, see dif_schedule): bit-
     # reversed order; natural order by one in-place tile permutation that also folds
     # LAZY's [0, 2p).  DIF rather than a permuted copy then DIT: DIF runs 7-10% faster
-    # here, and the fold rides on the permutation.  *seen: raised to the largest value
-    # of this part's share of src (by the copy, or a pass of its own in place and for
-    # negacyclic plans).
+    # here, and the fold rides on the permutation.  *seen (src != dst only): raised to
+    # the largest value of this part's share of src, by the first sweep's copy or, for
+    # negacyclic plans, a read pass of its own.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
-    if t.twist != NULL or src == dst:   # else the first sweep's copy finds it
+    if t.twist != NULL and src != dst:
         max_range(src, lo, hi, seen)
-        if parts > 1:
-            ntt_cy_barrier()   # read before any thread writes another's share in place
     if t.twist != NULL:   # negacyclic: the twist pass makes the copy
         load_forward(src, dst, lo, hi, t)
         src = dst
@@ -1029,12 +1027,12 @@ cdef void* _pointer(dict arrays, str key) except? NULL:
 def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
             int threads, bint natural, bint reduced=True):
     """Forward NTT of every row of src into dst (dst may be src); returns the largest
-    value of src.  # IN/OUT
+    value of src when dst is not src (0 in place).  # IN/OUT
 
     Callers may skip their own range check when dst is not the caller's memory: a
-    returned maximum >= p means dst is meaningless (computed without fault).  Out of
-    place on cyclic plans the copy made by the first sweep finds the maximum; otherwise
-    a read pass of its own (before anything is written, in place).
+    returned maximum >= p means dst is meaningless (computed without fault).  On cyclic
+    plans the copy made by the first sweep finds the maximum, on negacyclic ones a read
+    pass of its own.
 
     reduced=False (bit-reversed output only) skips the LAZY family's final fold:
     values stay in [0, 2p), which pointwise_mul accepts on uint32 lanes (a*b < 4p^2
