@@ -7,8 +7,8 @@
 #
 # Forward: Gentleman-Sande DIF, natural order in, bit-reversed order out.
 # Inverse: Cooley-Tukey DIT, bit-reversed order in, natural order out.
-# Convolution therefore needs no bit reversal at all; the public API adds one
-# in-place swap pass when natural order is asked for.
+# Convolution therefore needs no bit reversal at all; natural order costs one
+# permutation pass: in place after the forward, a permuting copy before the inverse.
 #
 # Families and the ranges they keep between stages (L = lane bits):
 #   MONTGOMERY  values in [0, p); twiddles stored as w*2^L mod p; p odd.
@@ -25,7 +25,7 @@
 from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
 from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
