@@ -1057,7 +1057,7 @@ def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTabl
     _check_padded(src.shape[0], src.shape[1], dst.shape[0], dst.shape[1], tables)
     if src.shape[0] == 0:
         return 0
-    cdef uint64_t* seen = _seen_slots(src.shape[0], threads)
+    cdef uint64_t* seen = _seen_slots(threads)
     cdef uint64_t top
     with nogil:
         top = forward_padded_rows(&src[0, 0] if src.shape[1] else NULL, src.shape[0],
@@ -1090,7 +1090,7 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
     cdef bint square = (a.shape[1] == b.shape[1] and
                         (a.shape[1] == 0 or &a[0, 0] == &b[0, 0]))
     cdef lane_t c = <lane_t>pointwise_constant(&tables.c.mod, factor, 8 * sizeof(lane_t))
-    cdef uint64_t* seen = _seen_slots(rows, threads)
+    cdef uint64_t* seen = _seen_slots(threads)
     cdef uint64_t top, top_b = 0
     cdef const Tables* t = &tables.c
     cdef const source_t* pa = &a[0, 0] if a.shape[1] else NULL
@@ -1103,7 +1103,7 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
         top = forward_padded_rows(pa, rows, a.shape[1], d, n, t, threads, reduced, reduce_src,
                                   seen)
         if not square:
-            memset(seen, 0, rows * (threads if threads > 1 else 1) * sizeof(uint64_t))
+            memset(seen, 0, (threads if threads > 1 else 1) * sizeof(uint64_t))
             top_b = forward_padded_rows(pb, rows, b.shape[1], w, n, t, threads, reduced,
                                         reduce_src, seen)
         pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False)
@@ -1119,10 +1119,10 @@ cdef void _check_padded(Py_ssize_t rows, Py_ssize_t m, Py_ssize_t dst_rows, Py_s
         raise ValueError("internal: padded transforms need a cyclic plan")
 
 
-cdef uint64_t* _seen_slots(Py_ssize_t rows, int threads) except NULL:
-    # Zeroed largest-value slots of forward_padded_rows: one per row and thread.
-    cdef uint64_t* seen = <uint64_t*>calloc(rows * (threads if threads > 1 else 1),
-                                            sizeof(uint64_t))
+cdef uint64_t* _seen_slots(int threads) except NULL:
+    # Zeroed largest-value slots of the forward kernels: one per thread, each kept
+    # across the rows that thread transforms.
+    cdef uint64_t* seen = <uint64_t*>calloc(threads if threads > 1 else 1, sizeof(uint64_t))
     if seen == NULL:
         raise MemoryError()
     return seen
@@ -1131,7 +1131,7 @@ cdef uint64_t* _seen_slots(Py_ssize_t rows, int threads) except NULL:
 cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t m, lane_t* d,
                                   Py_ssize_t n, const Tables* t, int threads, bint reduced,
                                   bint reduce_src, uint64_t* seen) noexcept nogil:
-    # forward_padded on pointers (shapes checked by the caller); seen: _seen_slots(rows,
+    # forward_padded on pointers (shapes checked by the caller); seen: _seen_slots(
     # threads).  Returns the largest source value.
     cdef Py_ssize_t r, c, k
     cdef int slots = threads if threads > 1 else 1
@@ -1140,18 +1140,18 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
         c = chunk_size(n, 1)
         for r in prange(rows, num_threads=threads, schedule="static"):
             forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
-                                seen + r * slots, 0, 1)
+                                seen + threadid(), 0, 1)
     else:
         c = chunk_size(n, threads)
         for r in range(rows):
             if threads == 1:
                 forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
-                                    seen + r * slots, 0, 1)
+                                    seen, 0, 1)
             else:
                 with parallel(num_threads=threads):
                     forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
-                                        seen + r * slots + threadid(), threadid(), threads)
-    for k in range(rows * slots):
+                                        seen + threadid(), threadid(), threads)
+    for k in range(slots):
         if seen[k] > top:
             top = seen[k]
     return top
@@ -1178,24 +1178,24 @@ cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables
         return 0
     cdef const lane_t* s = &src[0, 0]
     cdef lane_t* d = &dst[0, 0]
+    # one largest-value slot per thread, kept across the rows that thread does
     cdef int slots = threads if threads > 1 else 1
-    cdef uint64_t* seen = _seen_slots(rows, threads)
+    cdef uint64_t* seen = _seen_slots(threads)
     cdef uint64_t top = 0
     with nogil:
         if threads > 1 and rows >= threads:
             for r in prange(rows, num_threads=threads, schedule="static"):
                 if is_forward:
-                    forward_row(s + r * n, d + r * n, n, t, 1, natural, finish, seen + r * slots)
+                    forward_row(s + r * n, d + r * n, n, t, 1, natural, finish, seen + threadid())
                 else:
                     inverse_row(s + r * n, d + r * n, n, t, 1, natural, finish, NULL, 0)
         else:
             for r in range(rows):
                 if is_forward:
-                    forward_row(s + r * n, d + r * n, n, t, threads, natural, finish,
-                                seen + r * slots)
+                    forward_row(s + r * n, d + r * n, n, t, threads, natural, finish, seen)
                 else:
                     inverse_row(s + r * n, d + r * n, n, t, threads, natural, finish, NULL, 0)
-        for k in range(rows * slots):
+        for k in range(slots):
             top = seen[k] if seen[k] > top else top
     free(seen)
     return top
