@@ -25,7 +25,7 @@
 from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
 from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
@@ -125,6 +125,8 @@ DEF L1_BLOCK_BYTES = 16384
 # Groups per piece when the first sweep of an out-of-place forward copies its input:
 # the piece's segments (at most 4 x 512 values) are still in L1 for the butterflies.
 DEF COPY_PIECE = 512
+# uint64 entries per largest-value slot (_seen_slots): one cache line.
+DEF SLOT = 8
 
 
 cdef struct Modulus:
@@ -779,17 +781,16 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
     cdef int width = 1 << field
     cdef Py_ssize_t bits = index_bits(n), tiles, m0, m1, m, mine, other, i, k, shift
     cdef lane_t p = <lane_t>t.mod.p if fold and t.family == LAZY else 0
+    cdef lane_t v
     cdef lane_t tile_x[256]
     cdef lane_t tile_y[256]
     cdef Py_ssize_t row[16]
-    if bits < 2 * field:   # n < 2^(2 field): one plain swap loop
+    if bits < 2 * field:   # n < 2^(2 field) <= 256: through a stack copy, branch-free
         if part == 0:
+            memcpy(tile_x, a, n * sizeof(lane_t))
             for i in range(n):
-                k = rev[i]
-                if i < k:
-                    a[i], a[k] = a[k], a[i]
-            for i in range(n):
-                a[i] = a[i] - p if a[i] >= p else a[i]
+                v = tile_x[rev[i]]
+                a[i] = v - p if v >= p else v
         return
     tiles = <Py_ssize_t>1 << (bits - 2 * field)
     owned_tiles(rev, tiles, field, part, parts, &m0, &m1)
@@ -909,13 +910,13 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
 
 cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
                       int threads, bint natural, bint reduced, uint64_t* seen) noexcept nogil:
-    # seen: one largest-value slot per thread (_seen_slots).
+    # seen: _seen_slots(threads), one largest-value slot per thread.
     cdef Py_ssize_t c = chunk_size(n, threads)
     if threads == 1:
         forward_part(src, dst, n, c, t, natural, reduced, seen, 0, 1)
     else:
         with parallel(num_threads=threads):
-            forward_part(src, dst, n, c, t, natural, reduced, seen + threadid(), threadid(),
+            forward_part(src, dst, n, c, t, natural, reduced, seen + SLOT * threadid(), threadid(),
                          threads)
 
 
@@ -1103,7 +1104,7 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
         top = forward_padded_rows(pa, rows, a.shape[1], d, n, t, threads, reduced, reduce_src,
                                   seen)
         if not square:
-            memset(seen, 0, (threads if threads > 1 else 1) * sizeof(uint64_t))
+            memset(seen, 0, (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t))
             top_b = forward_padded_rows(pb, rows, b.shape[1], w, n, t, threads, reduced,
                                         reduce_src, seen)
         pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False)
@@ -1120,9 +1121,12 @@ cdef void _check_padded(Py_ssize_t rows, Py_ssize_t m, Py_ssize_t dst_rows, Py_s
 
 
 cdef uint64_t* _seen_slots(int threads) except NULL:
-    # Zeroed largest-value slots of the forward kernels: one per thread, each kept
-    # across the rows that thread transforms.
-    cdef uint64_t* seen = <uint64_t*>calloc(threads if threads > 1 else 1, sizeof(uint64_t))
+    # Zeroed largest-value slots of the forward kernels: one per thread (slot k at
+    # seen + k * SLOT, a cache line each: threads updating neighbours' lines row after
+    # row made a batch of short rows 1.5x slower on two threads), each kept across the
+    # rows that thread transforms.
+    cdef uint64_t* seen = <uint64_t*>calloc((threads if threads > 1 else 1) * SLOT,
+                                            sizeof(uint64_t))
     if seen == NULL:
         raise MemoryError()
     return seen
@@ -1140,7 +1144,7 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
         c = chunk_size(n, 1)
         for r in prange(rows, num_threads=threads, schedule="static"):
             forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
-                                seen + threadid(), 0, 1)
+                                seen + SLOT * threadid(), 0, 1)
     else:
         c = chunk_size(n, threads)
         for r in range(rows):
@@ -1150,10 +1154,10 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
             else:
                 with parallel(num_threads=threads):
                     forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
-                                        seen + threadid(), threadid(), threads)
+                                        seen + SLOT * threadid(), threadid(), threads)
     for k in range(slots):
-        if seen[k] > top:
-            top = seen[k]
+        if seen[k * SLOT] > top:
+            top = seen[k * SLOT]
     return top
 
 
@@ -1186,7 +1190,7 @@ cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables
         if threads > 1 and rows >= threads:
             for r in prange(rows, num_threads=threads, schedule="static"):
                 if is_forward:
-                    forward_row(s + r * n, d + r * n, n, t, 1, natural, finish, seen + threadid())
+                    forward_row(s + r * n, d + r * n, n, t, 1, natural, finish, seen + SLOT * threadid())
                 else:
                     inverse_row(s + r * n, d + r * n, n, t, 1, natural, finish, NULL, 0)
         else:
@@ -1196,7 +1200,7 @@ cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables
                 else:
                     inverse_row(s + r * n, d + r * n, n, t, threads, natural, finish, NULL, 0)
         for k in range(slots):
-            top = seen[k] if seen[k] > top else top
+            top = seen[k * SLOT] if seen[k * SLOT] > top else top
     free(seen)
     return top
 
