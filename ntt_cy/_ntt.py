@@ -17,10 +17,11 @@ powers = kernels.powers
 stage_twiddles = kernels.stage_twiddles
 to_montgomery = kernels.to_montgomery
 montgomery_bits = kernels.montgomery_bits
+float_twiddles = kernels.float_twiddles
 shoup_quotients = kernels.shoup_quotients
 garner32_mod = kernels.garner32_mod
 
 __all__ = ["ACTIVE_ISA", "FAMILY_CODES", "TransformTables", "forward", "forward_padded", "inverse",
            "pointwise_mul", "pointwise_inverse", "padded_product", "powers", "stage_twiddles", "to_montgomery",
-           "montgomery_bits", "shoup_quotients",
+           "montgomery_bits", "float_twiddles", "shoup_quotients",
            "garner32_mod"]

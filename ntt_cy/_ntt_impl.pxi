@@ -55,22 +55,29 @@ cdef extern from "_simd32_avx512.h" nogil:
                                 int family)
 
 cdef extern from "_simd64_avx512.h" nogil:
-    # uint64 lanes where the build has AVX-512 IFMA: every family (Montgomery with
-    # R = 2^52 or 2^64, Barrett, LAZY); elsewhere montgomery_bits is 64 and the
-    # functions do nothing (return 0).  Parameters from simd64_params().
+    # uint64 lanes.  AVX-512 IFMA builds: every family (Montgomery with R = 2^52 or
+    # 2^64, Barrett, LAZY).  AVX2 builds (_simd64_avx2.h): LAZY for p below
+    # NTT_SIMD64_FLOAT_P_MAX, each product computed in double precision from the
+    # balanced twiddles `wf` and `wf / p` (`wfq`), which ntt_simd64_float_twiddles
+    # asks the plan to build.  Elsewhere the functions do nothing (return 0).
+    # Parameters from simd64_params().
     int NTT_SIMD64_MONT52, NTT_SIMD64_BARRETT, NTT_SIMD64_MONT64
     ctypedef struct ntt_simd64_params:
         uint64_t p, pinv, barrett_d, barrett_v
         int barrett_shift, family
     int ntt_simd64_montgomery_bits(uint64_t p)
+    int ntt_simd64_float_twiddles(uint64_t p)
     size_t ntt_simd64_run(int forward, uint64_t* x, uint64_t* y, const uint64_t* w,
-                          const uint64_t* wq, size_t count, const ntt_simd64_params* prm)
+                          const uint64_t* wq, const double* wf, const double* wfq,
+                          size_t count, const ntt_simd64_params* prm)
     size_t ntt_simd64_run4(int forward, uint64_t* a, size_t h, size_t j0, size_t j1,
-                           const uint64_t* tw, const uint64_t* twq, const ntt_simd64_params* prm)
+                           const uint64_t* tw, const uint64_t* twq, const double* twf,
+                           const double* twfq, const ntt_simd64_params* prm)
     size_t ntt_simd64_pointwise(const uint64_t* a, const uint64_t* b, uint64_t* out,
                                 size_t count, uint64_t c, const ntt_simd64_params* prm)
     int ntt_simd64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
-                                const uint64_t* twq, const ntt_simd64_params* prm)
+                                const uint64_t* twq, const double* twf, const double* twfq,
+                                const ntt_simd64_params* prm)
 
 cdef extern from *:
     """
@@ -141,13 +148,20 @@ cdef struct Modulus:
     int barrett_shift       # 64-bit lanes: clz(p)
 
 
+cdef struct Twiddles:
+    # One direction's stage twiddles (layout at the top of this file).
+    const void* w           # family form
+    const void* q           # Shoup quotients of w (LAZY only), else NULL
+    const double* f         # w balanced into (-p/2, p/2], as doubles, where the build's
+    const double* fq        # uint64 LAZY kernels compute in double precision; f / p
+                            # (both NULL elsewhere: see ntt_simd64_float_twiddles)
+
+
 cdef struct Tables:
     int family
     Modulus mod
-    void* fwd_tw            # forward stage twiddles, family form
-    void* fwd_tw_q          # Shoup quotients of fwd_tw (LAZY only)
-    void* inv_tw
-    void* inv_tw_q
+    Twiddles fwd            # forward (DIF) stage twiddles
+    Twiddles inv            # inverse (DIT) stage twiddles
     void* twist             # negacyclic: psi^i (family form), else NULL
     void* twist_q
     void* untwist           # inverse scaling per element: n^-1 psi^-i, else NULL
@@ -266,10 +280,10 @@ cdef inline void dit_run_lazy(lane_t* x, lane_t* y, const lane_t* w, const lane_
 
 
 cdef inline Py_ssize_t simd_run(int forward, uint32_t* a, Py_ssize_t half, Py_ssize_t j0,
-                                Py_ssize_t j1, const uint32_t* tw, const uint32_t* twq,
-                                const Tables* t) noexcept nogil:
-    # Vector part of a run (a multiple of 16 butterflies); the caller finishes the rest.
-    return ntt_simd32_run(forward, a + j0, a + half + j0, tw + half + j0,
+                                Py_ssize_t j1, const Twiddles* tw, const Tables* t) noexcept nogil:
+    # Vector part of a run (a multiple of the vector width); the caller finishes the rest.
+    cdef const uint32_t* twq = <const uint32_t*>tw.q
+    return ntt_simd32_run(forward, a + j0, a + half + j0, <const uint32_t*>tw.w + half + j0,
                           twq + half + j0 if twq != NULL else NULL, j1 - j0,
                           <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
                           t.family)
@@ -292,28 +306,34 @@ cdef inline ntt_simd64_params simd64_params(const Modulus* m, int family) noexce
     return prm
 
 
+cdef inline const double* offset(const double* table, Py_ssize_t k) noexcept nogil:
+    return table + k if table != NULL else NULL
+
+
 cdef inline Py_ssize_t simd64_run(int forward, uint64_t* a, Py_ssize_t half, Py_ssize_t j0,
-                                  Py_ssize_t j1, const uint64_t* tw, const uint64_t* twq,
+                                  Py_ssize_t j1, const Twiddles* tw,
                                   const Tables* t) noexcept nogil:
     cdef ntt_simd64_params prm = simd64_params(&t.mod, t.family)
-    return ntt_simd64_run(forward, a + j0, a + half + j0, tw + half + j0,
-                          twq + half + j0 if twq != NULL else NULL, j1 - j0, &prm)
+    cdef const uint64_t* twq = <const uint64_t*>tw.q
+    return ntt_simd64_run(forward, a + j0, a + half + j0, <const uint64_t*>tw.w + half + j0,
+                          twq + half + j0 if twq != NULL else NULL,
+                          offset(tw.f, half + j0), offset(tw.fq, half + j0), j1 - j0, &prm)
 
 
 cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, const Tables* t,
-                                   const void* tw, const void* twq) noexcept nogil:
+                                   const Twiddles* tw) noexcept nogil:
     cdef ntt_simd64_params prm
-    # The last (DIF) or first (DIT) stages of half-length <= SMALL_HALF in registers,
-    # with stage twiddles tw/twq: uint32 lanes (every family) in AVX-512 builds,
-    # uint64 in IFMA builds (LAZY, or MONTGOMERY with R = 2^52).
+    # The last (DIF) or first (DIT) stages of half-length <= small_half in registers:
+    # uint32 lanes (every family) in AVX2 and AVX-512 builds, uint64 in IFMA builds
+    # (every family) and AVX2 builds (LAZY in double precision, tw.f != NULL).
     if lane_t is uint32_t:
-        return ntt_simd32_small_stages(forward, a, size, <const uint32_t*>tw,
-                                       <const uint32_t*>twq, <uint32_t>t.mod.p,
+        return ntt_simd32_small_stages(forward, a, size, <const uint32_t*>tw.w,
+                                       <const uint32_t*>tw.q, <uint32_t>t.mod.p,
                                        <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
     else:
         prm = simd64_params(&t.mod, t.family)
-        return ntt_simd64_small_stages(forward, a, size, <const uint64_t*>tw,
-                                       <const uint64_t*>twq, &prm)
+        return ntt_simd64_small_stages(forward, a, size, <const uint64_t*>tw.w,
+                                       <const uint64_t*>tw.q, tw.f, tw.fq, &prm)
 
 
 cdef inline Py_ssize_t small_half(lane_t* a) noexcept nogil:
@@ -327,51 +347,57 @@ cdef inline Py_ssize_t small_half(lane_t* a) noexcept nogil:
 cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
                          const Tables* t) noexcept nogil:
     # Butterflies j0 <= j < j1 of the block starting at a, half-length `half`.
-    cdef const lane_t* w = <const lane_t*>t.fwd_tw + half
+    cdef const lane_t* w = <const lane_t*>t.fwd.w + half
     if lane_t is uint32_t:
-        j0 += simd_run(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q, t)
+        j0 += simd_run(1, a, half, j0, j1, &t.fwd, t)
     else:
-        j0 += simd64_run(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw,
-                         <const uint64_t*>t.fwd_tw_q, t)
+        j0 += simd64_run(1, a, half, j0, j1, &t.fwd, t)
     if t.family == LAZY:
         dif_run_lazy(a + j0, a + half + j0, w + j0,
-                     <const lane_t*>t.fwd_tw_q + half + j0, j1 - j0, &t.mod)
+                     <const lane_t*>t.fwd.q + half + j0, j1 - j0, &t.mod)
     else:
         dif_run_exact(a + j0, a + half + j0, w + j0, j1 - j0, &t.mod, t.family)
 
 
 cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
-                         const Tables* t, const void* tw, const void* twq) noexcept nogil:
-    # As dif_run, for the DIT butterfly with stage twiddles tw/twq: the inverse
-    # twiddles give the inverse transform, the forward ones the forward transform
-    # from bit-reversed input.
-    cdef const lane_t* w = <const lane_t*>tw + half
+                         const Tables* t, const Twiddles* tw) noexcept nogil:
+    # As dif_run, for the DIT butterfly with stage twiddles tw: the inverse twiddles
+    # give the inverse transform, the forward ones the forward transform from
+    # bit-reversed input.
+    cdef const lane_t* w = <const lane_t*>tw.w + half
     if lane_t is uint32_t:
-        j0 += simd_run(0, a, half, j0, j1, <const uint32_t*>tw, <const uint32_t*>twq, t)
+        j0 += simd_run(0, a, half, j0, j1, tw, t)
     else:
-        j0 += simd64_run(0, a, half, j0, j1, <const uint64_t*>tw, <const uint64_t*>twq, t)
+        j0 += simd64_run(0, a, half, j0, j1, tw, t)
     if t.family == LAZY:
         dit_run_lazy(a + j0, a + half + j0, w + j0,
-                     <const lane_t*>twq + half + j0, j1 - j0, &t.mod)
+                     <const lane_t*>tw.q + half + j0, j1 - j0, &t.mod)
     else:
         dit_run_exact(a + j0, a + half + j0, w + j0, j1 - j0, &t.mod, t.family)
 
 
+cdef inline Py_ssize_t simd_run4(int forward, lane_t* a, Py_ssize_t half, Py_ssize_t j0,
+                                 Py_ssize_t j1, const Tables* t,
+                                 const Twiddles* tw) noexcept nogil:
+    # Vector radix-4 groups j0 <= j < (returned count) of ntt_simd32_run4 / run4.
+    cdef ntt_simd64_params prm
+    if lane_t is uint32_t:
+        return ntt_simd32_run4(forward, a, half, j0, j1, <const uint32_t*>tw.w,
+                               <const uint32_t*>tw.q, <uint32_t>t.mod.p,
+                               <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
+    else:
+        prm = simd64_params(&t.mod, t.family)
+        return ntt_simd64_run4(forward, a, half, j0, j1, <const uint64_t*>tw.w,
+                               <const uint64_t*>tw.q, tw.f, tw.fq, &prm)
+
+
 cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
                           const Tables* t) noexcept nogil:
-    cdef ntt_simd64_params prm
     # DIF stages `half` and `half/2` on the block a[0:2*half], groups j0 <= j < j1
     # of [0, half/2) (see ntt_simd32_run4): vector radix-4 where available, the
     # same butterflies as two radix-2 runs otherwise.
     cdef Py_ssize_t q = half >> 1
-    if lane_t is uint32_t:
-        j0 += ntt_simd32_run4(1, a, half, j0, j1, <const uint32_t*>t.fwd_tw,
-                              <const uint32_t*>t.fwd_tw_q, <uint32_t>t.mod.p,
-                              <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
-    else:
-        prm = simd64_params(&t.mod, t.family)
-        j0 += ntt_simd64_run4(1, a, half, j0, j1, <const uint64_t*>t.fwd_tw,
-                              <const uint64_t*>t.fwd_tw_q, &prm)
+    j0 += simd_run4(1, a, half, j0, j1, t, &t.fwd)
     if j0 < j1:
         dif_run(a, half, j0, j1, t)
         dif_run(a, half, q + j0, q + j1, t)
@@ -380,23 +406,15 @@ cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
 
 
 cdef inline void dit_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
-                          const Tables* t, const void* tw, const void* twq) noexcept nogil:
-    cdef ntt_simd64_params prm
+                          const Tables* t, const Twiddles* tw) noexcept nogil:
     # DIT stages `half/2` then `half` on a[0:2*half], groups j0 <= j < j1 of [0, half/2).
     cdef Py_ssize_t q = half >> 1
-    if lane_t is uint32_t:
-        j0 += ntt_simd32_run4(0, a, half, j0, j1, <const uint32_t*>tw,
-                              <const uint32_t*>twq, <uint32_t>t.mod.p,
-                              <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
-    else:
-        prm = simd64_params(&t.mod, t.family)
-        j0 += ntt_simd64_run4(0, a, half, j0, j1, <const uint64_t*>tw, <const uint64_t*>twq,
-                              &prm)
+    j0 += simd_run4(0, a, half, j0, j1, t, tw)
     if j0 < j1:
-        dit_run(a, q, j0, j1, t, tw, twq)
-        dit_run(a + half, q, j0, j1, t, tw, twq)
-        dit_run(a, half, j0, j1, t, tw, twq)
-        dit_run(a, half, q + j0, q + j1, t, tw, twq)
+        dit_run(a, q, j0, j1, t, tw)
+        dit_run(a + half, q, j0, j1, t, tw)
+        dit_run(a, half, j0, j1, t, tw)
+        dit_run(a, half, q + j0, q + j1, t, tw)
 
 
 cdef inline Py_ssize_t split(Py_ssize_t count, int part, int parts) noexcept nogil:
@@ -429,7 +447,7 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
             dif_stages(a + blk * s, blk, half, t)
         return
     while half >= 1:
-        if half == small_half(a) and simd_small_stages(1, a, size, t, t.fwd_tw, t.fwd_tw_q):
+        if half == small_half(a) and simd_small_stages(1, a, size, t, &t.fwd):
             return
         if half >= 4 * small_half(a):  # two stages at once; at most one radix-2 before the tail
             for s in range(size // (2 * half)):
@@ -442,7 +460,7 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
 
 
 cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Tables* t,
-                     const void* tw, const void* twq, const lane_t* mb,
+                     const Twiddles* tw, const lane_t* mb,
                      lane_t mc) noexcept nogil:
     # All stages with half-length 1, 2, ..., half_hi on a[0:size]; sub-blocks of
     # L1 size first, each through all of its stages (see dif_stages).  mb != NULL:
@@ -451,31 +469,31 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Table
     cdef Py_ssize_t half = 1, s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
     if size > blk and half_hi >= blk:
         for s in range(size // blk):
-            dit_stages(a + blk * s, blk, blk >> 1, t, tw, twq,
+            dit_stages(a + blk * s, blk, blk >> 1, t, tw,
                        mb + blk * s if mb != NULL else NULL, mc)
         half = blk
         while half <= half_hi:
             if 2 * half <= half_hi:
                 for s in range(size // (4 * half)):
-                    dit_run4(a + 4 * half * s, 2 * half, 0, half, t, tw, twq)
+                    dit_run4(a + 4 * half * s, 2 * half, 0, half, t, tw)
                 half <<= 2
             else:
                 for s in range(size // (2 * half)):
-                    dit_run(a + 2 * half * s, half, 0, half, t, tw, twq)
+                    dit_run(a + 2 * half * s, half, 0, half, t, tw)
                 half <<= 1
         return
     if mb != NULL:
         pointwise_span(a, mb, a, size, &t.mod, mc, t.mod.p % 2 == 1)
-    if half_hi >= small_half(a) and simd_small_stages(0, a, size, t, tw, twq):
+    if half_hi >= small_half(a) and simd_small_stages(0, a, size, t, tw):
         half = 2 * small_half(a)
     while half <= half_hi:
         if 2 * half <= half_hi and half >= 2 * small_half(a):  # stages half and 2*half at once
             for s in range(size // (4 * half)):
-                dit_run4(a + 4 * half * s, 2 * half, 0, half, t, tw, twq)
+                dit_run4(a + 4 * half * s, 2 * half, 0, half, t, tw)
             half <<= 2
             continue
         for s in range(size // (2 * half)):
-            dit_run(a + 2 * half * s, half, 0, half, t, tw, twq)
+            dit_run(a + 2 * half * s, half, 0, half, t, tw)
         half <<= 1
 
 
@@ -559,7 +577,7 @@ cdef inline void finish_range(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tab
 
 
 cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int parts,
-                         const Tables* t, const void* tw, const void* twq,
+                         const Tables* t, const Twiddles* tw,
                          int finish) noexcept nogil:
     # DIT counterpart: stages `half` and 2*half when 2*half < n, else `half` alone.
     # finish != FINISH_NONE (last pass only): each piece of FINISH_PIECE groups is
@@ -574,9 +592,9 @@ cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
         while j < hi:
             j1 = hi if finish == FINISH_NONE or j + FINISH_PIECE >= hi else j + FINISH_PIECE
             if segments == 4:
-                dit_run4(a + base, width, j, j1, t, tw, twq)
+                dit_run4(a + base, width, j, j1, t, tw)
             else:
-                dit_run(a + base, width, j, j1, t, tw, twq)
+                dit_run(a + base, width, j, j1, t, tw)
             for k in range(segments if finish != FINISH_NONE else 0):
                 finish_range(a, base + k * half + j, base + k * half + j1, t, finish)
             j = j1
@@ -607,23 +625,23 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
 
 
 cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
-                       const Tables* t, const void* tw, const void* twq, int finish,
+                       const Tables* t, const Twiddles* tw, int finish,
                        const lane_t* mb, lane_t mc) noexcept nogil:
-    # DIT stages with twiddles tw/twq: chunks first, then the large sweeps (a barrier
+    # DIT stages with twiddles tw: chunks first, then the large sweeps (a barrier
     # before each sweep when shared between threads).  Returns whether the last
     # sweep also applied `finish` (there is one when n > c); if not, the caller
     # finishes the values in a pass of its own.  mb: see dit_stages (needs c > 1).
     cdef Py_ssize_t half = c, nchunks = n // c, k, step
     if c > 1:
         for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
-            dit_stages(a + k * c, c, c >> 1, t, tw, twq, mb + k * c if mb != NULL else NULL, mc)
+            dit_stages(a + k * c, c, c >> 1, t, tw, mb + k * c if mb != NULL else NULL, mc)
     if half >= n:
         return False
     while half < n:
         if parts > 1:
             ntt_cy_barrier()
         step = 4 if 2 * half < n else 2
-        dit_large_pass(a, n, half, part, parts, t, tw, twq,
+        dit_large_pass(a, n, half, part, parts, t, tw,
                        finish if half * step >= n else FINISH_NONE)
         half *= step
     return True
@@ -897,7 +915,7 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
         mb = NULL
     if parts > 1:
         ntt_cy_barrier()
-    if dit_schedule(dst, n, c, part, parts, t, t.inv_tw, t.inv_tw_q,
+    if dit_schedule(dst, n, c, part, parts, t, &t.inv,
                     FINISH_SCALE if scaled else FINISH_FOLD, mb, mc):
         return
     if parts > 1:
@@ -934,12 +952,12 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
     if lane_t is uint32_t:
         if source_t is uint32_t:
             j0 += ntt_simd32_run4_padded(a, h, j0, j1, src, NULL, n_src,
-                                         <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q,
+                                         <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
                                          <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
                                          t.mod.barrett_mu, t.family, reduce_src, max_seen)
         else:
             j0 += ntt_simd32_run4_padded(a, h, j0, j1, NULL, src, n_src,
-                                         <const uint32_t*>t.fwd_tw, <const uint32_t*>t.fwd_tw_q,
+                                         <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
                                          <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
                                          t.mod.barrett_mu, t.family, reduce_src, max_seen)
     if j0 >= j1:
@@ -1003,10 +1021,8 @@ cdef class TransformTables:
         self.arrays = arrays
         self.c.family = FAMILY_CODES[family]
         self.c.mod = modulus
-        self.c.fwd_tw = _pointer(arrays, "fwd_tw")
-        self.c.fwd_tw_q = _pointer(arrays, "fwd_tw_q")
-        self.c.inv_tw = _pointer(arrays, "inv_tw")
-        self.c.inv_tw_q = _pointer(arrays, "inv_tw_q")
+        self.c.fwd = _twiddles(arrays, "fwd_tw")
+        self.c.inv = _twiddles(arrays, "inv_tw")
         self.c.twist = _pointer(arrays, "twist")
         self.c.twist_q = _pointer(arrays, "twist_q")
         self.c.untwist = _pointer(arrays, "untwist")
@@ -1014,6 +1030,19 @@ cdef class TransformTables:
         self.c.bitrev = <const uint32_t*>_pointer(arrays, "bitrev")
         self.c.scale = scale
         self.c.scale_q = scale_q
+
+
+cdef Twiddles _twiddles(dict arrays, str key) except *:
+    # The tables key (family form), key_q (Shoup quotients), key_f and key_fq (the
+    # double-precision pair, see ntt_simd64_float_twiddles) of one direction.
+    cdef Twiddles tw
+    tw.w = _pointer(arrays, key)
+    tw.q = _pointer(arrays, key + "_q")
+    tw.f = <const double*>_pointer(arrays, key + "_f")
+    tw.fq = <const double*>_pointer(arrays, key + "_fq")
+    if (tw.f == NULL) != (tw.fq == NULL):
+        raise ValueError(f"internal: {key}_f and {key}_fq come together")
+    return tw
 
 
 cdef void* _pointer(dict arrays, str key) except? NULL:
@@ -1238,6 +1267,12 @@ def montgomery_bits(uint64_t p, int itemsize):
     if itemsize == 8:
         return ntt_simd64_montgomery_bits(p)
     return 32
+
+
+def float_twiddles(uint64_t p, int itemsize):
+    """Whether this build's uint64 LAZY kernels want the double-precision twiddle
+    tables (balanced w as doubles and w / p) for p: AVX2 builds, p < 2^51 - 2^29."""
+    return itemsize == 8 and ntt_simd64_float_twiddles(p) != 0
 
 
 def to_montgomery(lane_t[::1] a, uint64_t p, int bits):

@@ -1,4 +1,4 @@
-/* AVX-512 butterflies for 64-bit lanes (8 per vector), two families:
+/* AVX-512 butterflies for 64-bit lanes (8 per vector), every family:
  *
  *   MONTGOMERY with R = 2^52 for odd p < 2^52 (IFMA).  vpmadd52luq / vpmadd52huq
  *   multiply the low 52 bits of two lanes and add the low / high 52 bits of the
@@ -14,8 +14,9 @@
  *   AVX-512 has no 64x64 -> 128-bit product: the Shoup quotient's high word is
  *   built from four 32x32 vpmuludq products, the low words come from vpmullq.
  *
- * Compiled into every build; outside AVX-512 IFMA builds each function does
- * nothing and returns 0, and the scalar Cython loops do all the work.
+ * Compiled into every build.  AVX2 builds get the functions of _simd64_avx2.h
+ * instead (LAZY in double precision); elsewhere each function does nothing and
+ * returns 0, and the scalar Cython loops do all the work.
  */
 #ifndef NTT_CY_SIMD64_AVX512_H
 #define NTT_CY_SIMD64_AVX512_H
@@ -49,6 +50,12 @@ typedef struct {
 
 static inline int ntt_simd64_montgomery_bits(uint64_t p) {
     return (p & 1) && p < ((uint64_t)1 << 52) ? 52 : 64;
+}
+
+/* The double-precision twiddle tables are for the AVX2 build (_simd64_avx2.h). */
+static inline int ntt_simd64_float_twiddles(uint64_t p) {
+    (void)p;
+    return 0;
 }
 
 typedef struct {
@@ -351,45 +358,60 @@ static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, 
     default: return 0;                                                                \
     }
 
+/* wf, wfq (the AVX2 build's double-precision tables) are unused here. */
 static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
-                                    const uint64_t *wq, size_t count,
-                                    const ntt_simd64_params *prm) {
+                                    const uint64_t *wq, const double *wf, const double *wfq,
+                                    size_t count, const ntt_simd64_params *prm) {
+    (void)wf; (void)wfq;
     NTT_V64_DISPATCH(ntt_v64_run_body, forward, x, y, w, wq, count, prm)
 }
 
 static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint64_t *tw, const uint64_t *twq,
-                                     const ntt_simd64_params *prm) {
+                                     const uint64_t *tw, const uint64_t *twq, const double *twf,
+                                     const double *twfq, const ntt_simd64_params *prm) {
+    (void)twf; (void)twfq;
     NTT_V64_DISPATCH(ntt_v64_run4_body, forward, a, h, j0, j1, tw, twq, prm)
 }
 
 /* The three last DIF / first DIT stages in registers; 0 if size is not a multiple of 16. */
 static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
                                           const uint64_t *tw, const uint64_t *twq,
+                                          const double *twf, const double *twfq,
                                           const ntt_simd64_params *prm) {
+    (void)twf; (void)twfq;
     if (size < 16 || (size & 15))
         return 0;
     NTT_V64_DISPATCH(ntt_v64_small_body, forward, a, size, tw, twq, prm)
 }
 
-#else  /* no AVX-512 IFMA in this build: Montgomery keeps R = 2^64, all scalar */
+#elif defined(__AVX2__) && defined(__FMA__)
+#include "_simd64_avx2.h"
+
+#else  /* neither: Montgomery keeps R = 2^64, all scalar */
 
 static inline int ntt_simd64_montgomery_bits(uint64_t p) {
     (void)p;
     return 64;
 }
 
+static inline int ntt_simd64_float_twiddles(uint64_t p) {
+    (void)p;
+    return 0;
+}
+
 static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
-                                    const uint64_t *wq, size_t count,
-                                    const ntt_simd64_params *prm) {
-    (void)forward; (void)x; (void)y; (void)w; (void)wq; (void)count; (void)prm;
+                                    const uint64_t *wq, const double *wf, const double *wfq,
+                                    size_t count, const ntt_simd64_params *prm) {
+    (void)forward; (void)x; (void)y; (void)w; (void)wq; (void)wf; (void)wfq; (void)count;
+    (void)prm;
     return 0;
 }
 
 static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint64_t *tw, const uint64_t *twq,
-                                     const ntt_simd64_params *prm) {
-    (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)prm;
+                                     const uint64_t *tw, const uint64_t *twq, const double *twf,
+                                     const double *twfq, const ntt_simd64_params *prm) {
+    (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)twf;
+    (void)twfq; (void)prm;
     return 0;
 }
 
@@ -402,8 +424,9 @@ static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, 
 
 static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
                                           const uint64_t *tw, const uint64_t *twq,
+                                          const double *twf, const double *twfq,
                                           const ntt_simd64_params *prm) {
-    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)prm;
+    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)twf; (void)twfq; (void)prm;
     return 0;
 }
 #endif

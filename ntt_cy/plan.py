@@ -38,6 +38,18 @@ def modulus_constants(p: int, dt: np.dtype, mont_bits: int | None = None) -> dic
     }
 
 
+def float_twiddles(tw: np.ndarray, p: int) -> tuple:
+    """The double-precision operands of the AVX2 uint64 LAZY kernels (ntt_cy/_simd64_avx2.h):
+    each twiddle w in [0, p) balanced into (-p/2, p/2] as a double, and that double / p.
+
+    Exact for p < 2**51: the balanced values are integers below 2**50 in size, and
+    numpy's float64 division rounds correctly, which the kernels' error bound assumes.
+    """
+    signed = tw.astype(np.int64)
+    balanced = np.where(signed > (p - 1) // 2, signed - p, signed).astype(np.float64)
+    return balanced, balanced / np.float64(p)
+
+
 def bit_reversal_permutation(n: int) -> np.ndarray:
     bits = n.bit_length() - 1
     idx = np.arange(n, dtype=np.uint32)
@@ -135,6 +147,8 @@ class NTTPlan:
         for key, base in (("fwd_tw", w), ("inv_tw", pow(w, -1, p))):
             tw = np.empty(n, dtype=self.dtype)
             _ntt.stage_twiddles(tw, self._powers(base, 1, n // 2))
+            if family == "lazy" and _ntt.float_twiddles(p, self.dtype.itemsize):
+                arrays[key + "_f"], arrays[key + "_fq"] = float_twiddles(tw, p)
             self._family_form(family, tw, arrays, key)
         n_inv = pow(n, -1, p)
         if psi is not None:

@@ -18,8 +18,10 @@ import ntt_cy
 from ntt_cy._ntt import ACTIVE_ISA
 from ntt_cy._checks import check_reduction
 digests = {}
+# 4611686018326724609: 64-bit Shoup (LAZY) near its 4p <= 2^64 bound; 2251799235919873 /
+# 2251799394254849: the top of the AVX2 double-precision uint64 range and just above it
 for p in (998244353, 2013265921, 2281701377, 7340033, 1337006139375617, 2**64 - 2**32 + 1,
-          4611686018326724609):   # the last: 64-bit Shoup (LAZY) near its 4p <= 2^64 bound
+          4611686018326724609, 2251799235919873, 2251799394254849):
     lanes = [np.uint32, np.uint64] if p < 2**32 else [np.uint64]
     for dt in lanes:
         for kind in ("cyclic", "negacyclic"):

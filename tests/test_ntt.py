@@ -7,8 +7,8 @@ from ntt_cy import _ntt
 from ntt_cy._checks import check_reduction
 from ntt_cy._isa import load, supported_isas
 from ntt_cy.plan import get_plan
-from ntt_oracle import (LARGEST_PRIMES, REFERENCE_PRIMES, bit_reverse_permutation,
-                        cyclic_convolution, dft)
+from ntt_oracle import (FLOAT_PATH_TOP, LARGEST_PRIMES, REFERENCE_PRIMES,
+                        bit_reverse_permutation, cyclic_convolution, dft)
 
 FAMILIES = ["montgomery", "barrett", "lazy"]
 
@@ -85,7 +85,8 @@ def test_round_trip_2_20_largest_primes(p, fill):
         assert int(results[0][0]) == (-n) % p and not results[0][1:].any()
 
 
-@pytest.mark.parametrize("p", [998244353, 2281701377, 1337006139375617, 2**64 - 2**32 + 1])
+@pytest.mark.parametrize("p", [998244353, 2281701377, 1337006139375617, 2**64 - 2**32 + 1,
+                               FLOAT_PATH_TOP])
 @pytest.mark.parametrize("kind", ["cyclic", "negacyclic"])
 def test_large_transform_sampled_against_direct_sums(p, kind):
     # Sizes beyond the cache chunk (large-stage sweeps, threads): a few outputs computed

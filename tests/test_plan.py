@@ -97,3 +97,36 @@ def test_unscaled_inverse_kernel_leaves_out_n_inverse():
     nega = NTTPlan(n, p, kind="negacyclic")
     with pytest.raises(ValueError, match="needs a cyclic plan"):
         _ntt.inverse(a, np.empty_like(a), nega.tables("lazy"), 1, False, False)
+
+
+@pytest.mark.parametrize("p", [7340033, 1337006139375617, 2251799235919873])
+def test_float_twiddles_are_balanced_exact_doubles(p):
+    # The AVX2 uint64 kernels' error bound assumes integers |w| <= (p-1)/2 held exactly
+    # and w / p correctly rounded (ntt_cy/_simd64_avx2.h).
+    from fractions import Fraction
+    from ntt_cy.plan import float_twiddles
+    tw = np.array([0, 1, (p - 1) // 2, (p + 1) // 2, p - 1] +
+                  list(np.random.default_rng(1).integers(0, p, 200)), dtype=np.uint64)
+    f, fq = float_twiddles(tw, p)
+    for w, x, xq in zip(tw.tolist(), f.tolist(), fq.tolist()):
+        assert x == (w if w <= (p - 1) // 2 else w - p)
+        assert abs(x) <= (p - 1) // 2
+        exact = Fraction(int(x), p)
+        # correctly rounded: no double is nearer to x / p than xq
+        assert abs(Fraction(xq) - exact) <= abs(Fraction(np.nextafter(xq, np.inf)) - exact)
+        assert abs(Fraction(xq) - exact) <= abs(Fraction(np.nextafter(xq, -np.inf)) - exact)
+
+
+def test_float_tables_only_where_the_build_computes_in_doubles():
+    from ntt_cy import _ntt
+    bound = 2**51 - 2**29
+    wanted = _ntt.ACTIVE_ISA == "avx2"
+    for p in (3, 1337006139375617, bound - 1):
+        assert _ntt.float_twiddles(p, 8) == wanted
+        assert not _ntt.float_twiddles(p, 4)
+    for p in (2, bound, 2**62):
+        assert not _ntt.float_twiddles(p, 8)
+    arrays = NTTPlan(64, 1337006139375617, reduction="lazy").tables("lazy").arrays
+    assert ("fwd_tw_f" in arrays and "inv_tw_fq" in arrays) == wanted
+    assert "fwd_tw_f" not in NTTPlan(64, 1337006139375617).tables("montgomery").arrays
+    assert "fwd_tw_f" not in NTTPlan(64, 998244353, dtype=np.uint64).tables("montgomery").arrays
