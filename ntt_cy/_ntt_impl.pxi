@@ -684,13 +684,15 @@ cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t
 
 
 cdef void finish_forward(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t) noexcept nogil:
-    # LAZY DIF leaves [0, 2p): fold to [0, p).
+    # LAZY DIF leaves [0, 2p): fold to [0, p).  A select, not a conditional store: gcc
+    # vectorises it (as a branch, half the values mispredicted, it cost 25% of an
+    # in-place bit-reversed transform).
     cdef Py_ssize_t i
-    cdef lane_t p = <lane_t>t.mod.p
+    cdef lane_t p = <lane_t>t.mod.p, v
     if t.family == LAZY:
         for i in range(lo, hi):
-            if a[i] >= p:
-                a[i] = a[i] - p
+            v = a[i]
+            a[i] = v - p if v >= p else v
 
 
 cdef void finish_inverse(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t) noexcept nogil:
