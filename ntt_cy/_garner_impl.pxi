@@ -1,9 +1,9 @@
 # CRT reconstruction straight from the uint32 transform rows, for small primes
 # (p_j < 2^31, the uint32-lane CRT family) and a target modulus m < 2^32.
 #
-# Included by every kernel build (_ntt_portable / _ntt_avx2 / _ntt_avx512): the
-# compiler vectorises the plain unit-stride loops for the ISA in use, and AVX-512
-# builds run _simd_garner_avx512.h (32x32 -> 64-bit vpmuludq products).  One pass per
+# Included by every kernel build (_ntt_portable / _ntt_avx2 / _ntt_avx512): AVX-512
+# and AVX2 builds run _simd_garner_avx512.h / _simd_garner_avx2.h (32x32 -> 64-bit
+# vpmuludq products), the portable build the plain unit-stride loops below.  One pass per
 # block of coefficients replaces the general route (copy rows to uint64,
 # Garner digits, 128-bit reduction mod m, narrow to uint32), which took ~2.6 ms
 # of a 9.3 ms product for n = 2^17, m = 10^9 + 7.
@@ -30,8 +30,8 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
                          const uint64_t* weights, const uint64_t* weights_q, uint64_t offset_m,
                          lane_t* out) noexcept nogil:
     # cnt <= GARNER_BLOCK coefficients; rows[j] + start -> prime j's residues of this block;
-    # inv / inv_q are the (k, k) row-major tables.  The vector body (AVX-512 builds)
-    # takes whole groups of 8, this scalar code the rest.  Digits and results live
+    # inv / inv_q are the (k, k) row-major tables.  The vector body (AVX2 and AVX-512
+    # builds) takes whole groups of 8, this scalar code the rest.  Digits and results live
     # on this call's stack, so concurrent blocks (one per thread) never share them.
     cdef uint64_t digits[GARNER32_MAX_PRIMES][GARNER_BLOCK]
     cdef uint64_t result[GARNER_BLOCK]

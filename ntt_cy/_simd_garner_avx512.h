@@ -4,8 +4,9 @@
  * 2^32, so vpmuludq (1 uop) gives the same products.  Ranges as the scalar code:
  * p_j < 2^31 with max p < 2 min p, m < 2^32, residues < p_j, offsets < p_j,
  * offset_m < m.
- * Returns how many coefficients it wrote to result (cnt rounded down to 8); 0
- * outside AVX-512 builds, where the scalar loop does everything.
+ * Returns how many coefficients it wrote to result (cnt rounded down to 8).  AVX2
+ * builds get the same function from _simd_garner_avx2.h; elsewhere it returns 0 and
+ * the scalar loop does everything.
  */
 #ifndef NTT_CY_SIMD_GARNER_AVX512_H
 #define NTT_CY_SIMD_GARNER_AVX512_H
@@ -86,7 +87,10 @@ static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start
                                weights_q, offset_m, result);
 }
 
-#else  /* no AVX-512 in this build */
+#elif defined(__AVX2__)
+#include "_simd_garner_avx2.h"
+
+#else  /* neither: the scalar loop does everything */
 
 static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start, size_t k,
                                        size_t cnt, const uint64_t *primes, const uint64_t *inv,

@@ -1,0 +1,106 @@
+/* AVX2 body of the fused CRT reconstruction (_garner_impl.pxi): the AVX-512 version's
+ * arithmetic on 4 coefficients per vector, two vectors per step.  _simd_garner_avx512.h
+ * includes this file in builds that target AVX2 but not AVX-512.
+ *
+ * Every value lives in a 64-bit lane and stays below 2^33, so AVX2's signed 64-bit
+ * view is exact: "x < q" is the sign of x - q, and a sign-bit blend replaces
+ * AVX-512's unsigned min and masked add.  Products are vpmuludq (32 x 32 -> 64 bits).
+ * Ranges as the scalar code: p_j < 2^31 with max p < 2 min p, m < 2^32, residues <
+ * p_j, offsets < p_j, offset_m < m.  Returns how many coefficients it wrote to result
+ * (cnt rounded down to 8).
+ */
+#ifndef NTT_CY_SIMD_GARNER_AVX2_H
+#define NTT_CY_SIMD_GARNER_AVX2_H
+#include <immintrin.h>
+
+/* a*w mod q in [0, 2q): a, w, wq = floor(w 2^32 / q), q all below 2^32. */
+NTT_INLINE __m256i ntt_wg_shoup(__m256i a, __m256i w, __m256i wq, __m256i q) {
+    __m256i quot = _mm256_srli_epi64(_mm256_mul_epu32(a, wq), 32);
+    return _mm256_sub_epi64(_mm256_mul_epu32(a, w), _mm256_mul_epu32(quot, q));
+}
+
+/* x if x < 0 (as a signed 64-bit lane) else y. */
+NTT_INLINE __m256i ntt_wg_if_negative(__m256i x, __m256i then, __m256i otherwise) {
+    return _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(otherwise),
+                                                _mm256_castsi256_pd(then),
+                                                _mm256_castsi256_pd(x)));
+}
+
+/* [0, 2q) -> [0, q). */
+NTT_INLINE __m256i ntt_wg_fold(__m256i x, __m256i q) {
+    __m256i t = _mm256_sub_epi64(x, q);
+    return ntt_wg_if_negative(t, x, t);
+}
+
+/* (x - y) mod q for x, y in [0, q). */
+NTT_INLINE __m256i ntt_wg_sub(__m256i x, __m256i y, __m256i q) {
+    __m256i t = _mm256_sub_epi64(x, y);
+    return ntt_wg_if_negative(t, _mm256_add_epi64(t, q), t);
+}
+
+/* 4 coefficients from i: the digits of every prime, then x mod m, then - offset_m. */
+NTT_INLINE __m256i ntt_wg_coefficients(const uint32_t *const *rows, size_t at, size_t k,
+                                       const uint64_t *primes, const uint64_t *inv,
+                                       const uint64_t *inv_q, const uint64_t *offsets,
+                                       __m256i vm, const uint64_t *weights,
+                                       const uint64_t *weights_q, __m256i voff) {
+    __m256i d[8];
+    for (size_t j = 0; j < k; j++) {
+        __m256i p = _mm256_set1_epi64x((long long)primes[j]);
+        __m256i r = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)(rows[j] + at)));
+        d[j] = ntt_wg_fold(_mm256_add_epi64(r, _mm256_set1_epi64x((long long)offsets[j])), p);
+        for (size_t l = 0; l < j; l++) {
+            __m256i v = ntt_wg_fold(d[l], p);   /* v_l < p_l < 2 p_j -> v_l mod p_j */
+            __m256i t = ntt_wg_sub(d[j], v, p);
+            d[j] = ntt_wg_fold(ntt_wg_shoup(t, _mm256_set1_epi64x((long long)inv[l * k + j]),
+                                            _mm256_set1_epi64x((long long)inv_q[l * k + j]), p),
+                               p);
+        }
+    }
+    __m256i acc = ntt_wg_fold(ntt_wg_shoup(d[0], _mm256_set1_epi64x(1),
+                                           _mm256_set1_epi64x((long long)weights_q[0]), vm), vm);
+    for (size_t j = 1; j < k; j++) {
+        __m256i term = ntt_wg_fold(
+            ntt_wg_shoup(d[j], _mm256_set1_epi64x((long long)weights[j]),
+                         _mm256_set1_epi64x((long long)weights_q[j]), vm), vm);
+        acc = ntt_wg_fold(_mm256_add_epi64(acc, term), vm);
+    }
+    return ntt_wg_sub(acc, voff, vm);
+}
+
+NTT_INLINE size_t
+ntt_wg_garner32_k(const uint32_t *const *rows, size_t start, size_t k, size_t cnt,
+                  const uint64_t *primes, const uint64_t *inv, const uint64_t *inv_q,
+                  const uint64_t *offsets, uint64_t m, const uint64_t *weights,
+                  const uint64_t *weights_q, uint64_t offset_m, uint64_t *result) {
+    size_t i, done = cnt & ~(size_t)7;
+    const __m256i vm = _mm256_set1_epi64x((long long)m);
+    const __m256i voff = _mm256_set1_epi64x((long long)offset_m);
+    if (k > 8)
+        return 0;
+    for (i = 0; i < done; i += 8) {   /* two independent groups of 4 per step */
+        __m256i x0 = ntt_wg_coefficients(rows, start + i, k, primes, inv, inv_q, offsets, vm,
+                                         weights, weights_q, voff);
+        __m256i x1 = ntt_wg_coefficients(rows, start + i + 4, k, primes, inv, inv_q, offsets, vm,
+                                         weights, weights_q, voff);
+        _mm256_storeu_si256((__m256i *)(result + i), x0);
+        _mm256_storeu_si256((__m256i *)(result + i + 4), x1);
+    }
+    return done;
+}
+
+static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start, size_t k,
+                                       size_t cnt, const uint64_t *primes, const uint64_t *inv,
+                                       const uint64_t *inv_q, const uint64_t *offsets,
+                                       uint64_t m, const uint64_t *weights,
+                                       const uint64_t *weights_q, uint64_t offset_m,
+                                       uint64_t *result) {
+    /* k = 3 (30-bit primes for any m < 2^32 up to n ~ 2^26) as a constant: loops
+     * unrolled, constants held in registers */
+    if (k == 3)
+        return ntt_wg_garner32_k(rows, start, 3, cnt, primes, inv, inv_q, offsets, m, weights,
+                                 weights_q, offset_m, result);
+    return ntt_wg_garner32_k(rows, start, k, cnt, primes, inv, inv_q, offsets, m, weights,
+                             weights_q, offset_m, result);
+}
+#endif
