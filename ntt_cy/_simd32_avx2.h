@@ -1,8 +1,8 @@
 /* AVX2 butterflies for 32-bit lanes (8 per vector), all three families: the same
  * functions, ranges and results as the AVX-512 ones in _simd32_avx512.h, which
- * includes this file in builds that target AVX2 but not AVX-512.  The zero-padded
- * first pass and the twists have no AVX2 body (_simd32_avx512.h reports "nothing
- * done" for them in this build); the scalar Cython loops take them.
+ * includes this file in builds that target AVX2 but not AVX-512.  The twists have
+ * no AVX2 body (_simd32_avx512.h reports "nothing done" for them in this build); the
+ * scalar Cython loops take them.
  *
  * AVX2 has no unsigned compare: "x < y" is a signed compare of x and y with their
  * top bits flipped, so the exact families stay valid for every p < 2^32.
@@ -148,6 +148,35 @@ static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const
     return done;
 }
 
+/* One radix-4 group j of the block a[0:2h] (as the AVX-512 ntt_v32_radix4) on its
+ * four inputs x0..x3 = a[j], a[j + h/2], a[j + h], a[j + 3h/2], results stored to a. */
+NTT_INLINE void ntt_w32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m256i x0,
+                               __m256i x1, __m256i x2, __m256i x3, const uint32_t *tw,
+                               const uint32_t *twq, const ntt_w32_mod *m, int lazy) {
+    size_t q = h / 2;
+    __m256i wa = _mm256_loadu_si256((const __m256i *)(tw + h + j));
+    __m256i wb = _mm256_loadu_si256((const __m256i *)(tw + h + q + j));
+    __m256i wc = _mm256_loadu_si256((const __m256i *)(tw + q + j));
+    __m256i qa = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + j)) : wa;
+    __m256i qb = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + q + j)) : wb;
+    __m256i qc = lazy ? _mm256_loadu_si256((const __m256i *)(twq + q + j)) : wc;
+    if (forward) {
+        ntt_w32_bfly(1, &x0, &x2, wa, qa, m, 0);
+        ntt_w32_bfly(1, &x1, &x3, wb, qb, m, 0);
+        ntt_w32_bfly(1, &x0, &x1, wc, qc, m, 0);
+        ntt_w32_bfly(1, &x2, &x3, wc, qc, m, 0);
+    } else {
+        ntt_w32_bfly(0, &x0, &x1, wc, qc, m, 0);
+        ntt_w32_bfly(0, &x2, &x3, wc, qc, m, 0);
+        ntt_w32_bfly(0, &x0, &x2, wa, qa, m, 0);
+        ntt_w32_bfly(0, &x1, &x3, wb, qb, m, 0);
+    }
+    _mm256_storeu_si256((__m256i *)(a + j), x0);
+    _mm256_storeu_si256((__m256i *)(a + j + q), x1);
+    _mm256_storeu_si256((__m256i *)(a + j + h), x2);
+    _mm256_storeu_si256((__m256i *)(a + j + h + q), x3);
+}
+
 /* Radix-4 pass as the AVX-512 ntt_simd32_run4, 8 groups per vector. */
 static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
                                      const uint32_t *tw, const uint32_t *twq, uint32_t p,
@@ -158,32 +187,97 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
     if (q % 8)
         return 0;
     for (j = j0; j < j0 + done; j += 8) {
-        __m256i *pa = (__m256i *)(a + j), *pb = (__m256i *)(a + j + q);
-        __m256i *pc = (__m256i *)(a + j + h), *pd = (__m256i *)(a + j + h + q);
-        __m256i x0 = _mm256_loadu_si256(pa), x1 = _mm256_loadu_si256(pb);
-        __m256i x2 = _mm256_loadu_si256(pc), x3 = _mm256_loadu_si256(pd);
-        __m256i wa = _mm256_loadu_si256((const __m256i *)(tw + h + j));
-        __m256i wb = _mm256_loadu_si256((const __m256i *)(tw + h + q + j));
-        __m256i wc = _mm256_loadu_si256((const __m256i *)(tw + q + j));
-        __m256i qa = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + j)) : wa;
-        __m256i qb = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + q + j)) : wb;
-        __m256i qc = lazy ? _mm256_loadu_si256((const __m256i *)(twq + q + j)) : wc;
-        if (forward) {
-            ntt_w32_bfly(1, &x0, &x2, wa, qa, &m, 0);
-            ntt_w32_bfly(1, &x1, &x3, wb, qb, &m, 0);
-            ntt_w32_bfly(1, &x0, &x1, wc, qc, &m, 0);
-            ntt_w32_bfly(1, &x2, &x3, wc, qc, &m, 0);
-        } else {
-            ntt_w32_bfly(0, &x0, &x1, wc, qc, &m, 0);
-            ntt_w32_bfly(0, &x2, &x3, wc, qc, &m, 0);
-            ntt_w32_bfly(0, &x0, &x2, wa, qa, &m, 0);
-            ntt_w32_bfly(0, &x1, &x3, wb, qb, &m, 0);
-        }
-        _mm256_storeu_si256(pa, x0);
-        _mm256_storeu_si256(pb, x1);
-        _mm256_storeu_si256(pc, x2);
-        _mm256_storeu_si256(pd, x3);
+        __m256i x0 = _mm256_loadu_si256((const __m256i *)(a + j));
+        __m256i x1 = _mm256_loadu_si256((const __m256i *)(a + j + q));
+        __m256i x2 = _mm256_loadu_si256((const __m256i *)(a + j + h));
+        __m256i x3 = _mm256_loadu_si256((const __m256i *)(a + j + h + q));
+        ntt_w32_radix4(forward, a, h, j, x0, x1, x2, x3, tw, twq, &m, lazy);
     }
+    return done;
+}
+
+/* The zero-padded first pass, as the AVX-512 ntt_simd32_run4_padded: DIF stages h
+ * and h/2 of a row a[0:2h] whose input is src[0:n_src] zero-padded (n_src <= h),
+ * x0 and x1 read straight from src (uint32, or uint64 values below 2^32 when src32
+ * is NULL), x2 = x3 = 0.  *top keeps the largest source value read (before any
+ * narrowing): as 32-bit lanes for uint32 sources, as 64-bit lanes with the top bit
+ * flipped (so a signed compare orders them) for uint64 ones. */
+NTT_INLINE __m256i ntt_w32_load_src(const uint32_t *src32, const uint64_t *src64,
+                                    size_t n_src, size_t i, __m256i *top) {
+    const __m256i flip = _mm256_set1_epi64x((long long)0x8000000000000000ULL);
+    if (i >= n_src)
+        return _mm256_setzero_si256();
+    if (n_src - i < 8) {   /* the one vector across the end: through a zeroed copy */
+        uint64_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        uint32_t part32[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (size_t k = 0; k < n_src - i; k++) {
+            if (src32)
+                part32[k] = src32[i + k];
+            else
+                part[k] = src64[i + k];
+        }
+        return src32 ? ntt_w32_load_src(part32, NULL, 8, 0, top)
+                     : ntt_w32_load_src(NULL, part, 8, 0, top);
+    }
+    if (src32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(src32 + i));
+        *top = _mm256_max_epu32(*top, x);
+        return x;
+    }
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(src64 + i));
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(src64 + i + 4));
+    __m256i flo = _mm256_xor_si256(lo, flip), fhi = _mm256_xor_si256(hi, flip);
+    __m256i big = _mm256_blendv_epi8(fhi, flo, _mm256_cmpgt_epi64(flo, fhi));
+    *top = _mm256_blendv_epi8(*top, big, _mm256_cmpgt_epi64(big, *top));
+    /* the low 32 bits of each lane, in order: (lo0 lo1 hi0 hi1 | lo2 lo3 hi2 hi3) */
+    __m256i x = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(lo),
+                                                      _mm256_castsi256_ps(hi), 0x88));
+    return _mm256_permute4x64_epi64(x, 0xD8);
+}
+
+/* x < 2^32 -> x mod p, p < 2^31, one_q = floor(2^32 / p): Shoup with w = 1 gives
+ * x - q p in [0, 2p), then one fold. */
+NTT_INLINE __m256i ntt_w32_reduce_src(__m256i x, __m256i one_q, __m256i p) {
+    __m256i r = _mm256_sub_epi32(x, _mm256_mullo_epi32(ntt_w32_mulhi(x, one_q), p));
+    return _mm256_min_epu32(r, _mm256_sub_epi32(r, p));
+}
+
+static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
+                                            const uint32_t *src32, const uint64_t *src64,
+                                            size_t n_src, const uint32_t *tw,
+                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                            uint64_t mu, int family, int reduce_src,
+                                            uint64_t *max_seen) {
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
+    size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)7;
+    int lazy = family == NTT_SIMD_LAZY;
+    const __m256i flip = _mm256_set1_epi64x((long long)0x8000000000000000ULL);
+    __m256i top = src32 ? _mm256_setzero_si256() : flip;   /* the smallest value, 0 */
+    const __m256i one_q = _mm256_set1_epi32((int)(uint32_t)((1ull << 32) / p));
+    uint64_t lanes[8], seen = 0;
+    if (q % 8 || (reduce_src && p >= (1u << 31)))
+        return 0;
+    for (j = j0; j < j0 + done; j += 8) {
+        __m256i x0 = ntt_w32_load_src(src32, src64, n_src, j, &top);
+        __m256i x1 = ntt_w32_load_src(src32, src64, n_src, j + q, &top);
+        if (reduce_src) {
+            x0 = ntt_w32_reduce_src(x0, one_q, m.p);
+            x1 = ntt_w32_reduce_src(x1, one_q, m.p);
+        }
+        ntt_w32_radix4(1, a, h, j, x0, x1, _mm256_setzero_si256(), _mm256_setzero_si256(),
+                       tw, twq, &m, lazy);
+    }
+    if (src32) {
+        _mm256_storeu_si256((__m256i *)lanes, top);
+        for (int k = 0; k < 8; k++)
+            seen = ((const uint32_t *)lanes)[k] > seen ? ((const uint32_t *)lanes)[k] : seen;
+    } else {
+        _mm256_storeu_si256((__m256i *)lanes, _mm256_xor_si256(top, flip));
+        for (int k = 0; k < 4; k++)
+            seen = lanes[k] > seen ? lanes[k] : seen;
+    }
+    if (seen > *max_seen)
+        *max_seen = seen;
     return done;
 }
 

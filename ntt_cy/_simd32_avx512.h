@@ -483,7 +483,11 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
 }
 #endif
 
-/* What only the AVX-512 build vectorises: the scalar loops do it elsewhere. */
+#endif
+
+#if !defined(__AVX512F__) || !defined(__AVX512BW__)
+#if !defined(__AVX2__)
+/* What only the vector builds have: the scalar loops do it elsewhere. */
 static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
                                             const uint32_t *src32, const uint64_t *src64,
                                             size_t n_src, const uint32_t *tw,
@@ -495,6 +499,9 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
     return 0;
 }
 
+#endif
+
+/* What only the AVX-512 build vectorises: the scalar loops do it elsewhere. */
 static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const uint32_t *w,
                                       const uint32_t *wq, size_t count, uint32_t p,
                                       uint32_t pinv, uint64_t mu, int family, int fold) {
