@@ -91,8 +91,8 @@ cdef extern from *:
     void ntt_cy_barrier() nogil
 
 cdef extern from "_simd_bitrev_avx512.h" nogil:
-    # Bit-reversal copy by in-register tile transposes (AVX-512 builds; return 0, did
-    # nothing, elsewhere).
+    # Bit-reversal copy by in-register tile transposes (AVX-512 and AVX2 builds; return
+    # 0, did nothing, elsewhere).
     int ntt_simd_bitrev32(const uint32_t* src, uint32_t* dst, int bits, const uint32_t* rev,
                           size_t m0, size_t m1)
     int ntt_simd_bitrev64(const uint64_t* src, uint64_t* dst, int bits, const uint32_t* rev,
@@ -793,8 +793,8 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
     # the way.  Index i = hi | m | lo with outer fields of `field` bits: tile m (2^field
     # x 2^field values) takes its values from tile rev(m) and gives its own to it, so
     # the owner of each pair (its smaller m) moves both tiles at once: rows of the one
-    # become columns of the other (vector-wide transposes in registers in AVX-512
-    # builds, _simd_bitrev_avx512.h; through stack buffers elsewhere).  Every access
+    # become columns of the other (transposes in registers in AVX-512 and AVX2 builds,
+    # _simd_bitrev_avx512.h / _simd_bitrev_avx2.h; through stack buffers elsewhere).  Every access
     # to `a` is a whole row, one cache line.
     cdef const uint32_t* rev = t.bitrev
     cdef int field = 4 if lane_t is uint32_t else 3   # log2 of the lanes per vector
@@ -837,8 +837,8 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
 
 cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
                        int part, int parts) noexcept nogil:
-    # dst[i] = src[rev[i]], src != dst.  AVX-512 builds transpose one tile of a vector
-    # width squared in registers at a time (_simd_bitrev_avx512.h); otherwise i is
+    # dst[i] = src[rev[i]], src != dst.  AVX-512 and AVX2 builds transpose one tile in
+    # registers at a time (_simd_bitrev_avx512.h); otherwise i is
     # visited in 16 x 16 tiles (high and low 4 index bits) so both the reads and the
     # writes touch only 16 cache lines per tile.  This caller does tiles part of
     # parts.  Values are copied unchanged.

@@ -18,8 +18,8 @@
  *
  * rev is the bit-reversal table of range(2^bits); tiles m0 <= m < m1 of the
  * 2^(bits - 2f) let threads split the work.  Needs bits >= 2f (8 for uint32, 6 for
- * uint64); returns 1 when done, 0 in builds without AVX-512 (the caller's scalar
- * loop runs).
+ * uint64); returns 1 when done.  AVX2 builds get the same functions from
+ * _simd_bitrev_avx2.h; elsewhere they return 0 and the caller's scalar loop runs.
  */
 #ifndef NTT_CY_SIMD_BITREV_AVX512_H
 #define NTT_CY_SIMD_BITREV_AVX512_H
@@ -189,7 +189,10 @@ static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_
     return 1;
 }
 
-#else
+#elif defined(__AVX2__)
+#include "_simd_bitrev_avx2.h"
+
+#else  /* neither: the caller's scalar tile loops run */
 
 static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
                                             size_t m0, size_t m1, uint32_t fold_p) {
