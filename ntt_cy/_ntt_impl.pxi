@@ -78,6 +78,10 @@ cdef extern from "_simd64_avx512.h" nogil:
     int ntt_simd64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
                                 const uint64_t* twq, const double* twf, const double* twfq,
                                 const ntt_simd64_params* prm)
+    size_t ntt_simd64_times(const uint64_t* src, uint64_t* dst, const double* wf,
+                            const double* wfq, size_t count, int fold,
+                            const ntt_simd64_params* prm)
+    size_t ntt_simd64_scale(uint64_t* a, size_t count, uint64_t c, const ntt_simd64_params* prm)
 
 cdef extern from *:
     """
@@ -162,10 +166,8 @@ cdef struct Tables:
     Modulus mod
     Twiddles fwd            # forward (DIF) stage twiddles
     Twiddles inv            # inverse (DIT) stage twiddles
-    void* twist             # negacyclic: psi^i (family form), else NULL
-    void* twist_q
-    void* untwist           # inverse scaling per element: n^-1 psi^-i, else NULL
-    void* untwist_q
+    Twiddles twist          # negacyclic: psi^i (family form), else w = NULL
+    Twiddles untwist        # inverse scaling per element: n^-1 psi^-i, else w = NULL
     uint64_t scale          # cyclic inverse scaling n^-1 (family form)
     uint64_t scale_q
     const uint32_t* bitrev  # bit-reversal permutation of range(n)
@@ -650,17 +652,24 @@ cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
 # ------------------------------------------------------- element-wise passes
 # Each pass covers the index range [lo, hi) of one row, so threads can share a row.
 
-cdef inline Py_ssize_t simd_times(const lane_t* src, lane_t* dst, const void* w, const void* wq,
+cdef inline Py_ssize_t simd_times(const lane_t* src, lane_t* dst, const Twiddles* w,
                                   Py_ssize_t lo, Py_ssize_t hi, const Tables* t,
                                   bint fold) noexcept nogil:
-    # Vector part of dst[i] = src[i] * w[i] for lo <= i < hi (uint32 lanes, AVX-512
-    # builds): returns where the caller's scalar loop continues.
+    # Vector part of dst[i] = src[i] * w[i] for lo <= i < hi (uint32 lanes in AVX-512
+    # builds, uint64 LAZY in AVX2 builds): returns where the caller's scalar loop
+    # continues.
     cdef Py_ssize_t done = 0
+    cdef const uint32_t* wq = <const uint32_t*>w.q
+    cdef ntt_simd64_params prm
     if lane_t is uint32_t:
         done = <Py_ssize_t>ntt_simd32_times(
-            src + lo, dst + lo, <const uint32_t*>w + lo,
-            <const uint32_t*>wq + lo if wq != NULL else NULL, hi - lo, <uint32_t>t.mod.p,
-            <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family, fold)
+            src + lo, dst + lo, <const uint32_t*>w.w + lo, wq + lo if wq != NULL else NULL,
+            hi - lo, <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family,
+            fold)
+    else:
+        prm = simd64_params(&t.mod, t.family)
+        done = <Py_ssize_t>ntt_simd64_times(src + lo, dst + lo, offset(w.f, lo),
+                                            offset(w.fq, lo), hi - lo, fold, &prm)
     return lo + done
 
 
@@ -669,17 +678,17 @@ cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t
     # dst = src (cyclic) or src * psi^i (negacyclic); src may equal dst.  Out: [0, p)
     # for exact families, [0, 2p) for LAZY (a valid DIF input).
     cdef Py_ssize_t i
-    cdef const lane_t* tw = <const lane_t*>t.twist
-    cdef const lane_t* twq = <const lane_t*>t.twist_q
+    cdef const lane_t* tw = <const lane_t*>t.twist.w
+    cdef const lane_t* twq = <const lane_t*>t.twist.q
     if tw == NULL:
         if src != dst:
             for i in range(lo, hi):
                 dst[i] = src[i]
     elif t.family == LAZY:
-        for i in range(simd_times(src, dst, tw, twq, lo, hi, t, False), hi):
+        for i in range(simd_times(src, dst, &t.twist, lo, hi, t, False), hi):
             dst[i] = mul_family(src[i], tw[i], twq[i], &t.mod, LAZY)
     else:
-        for i in range(simd_times(src, dst, tw, NULL, lo, hi, t, False), hi):
+        for i in range(simd_times(src, dst, &t.twist, lo, hi, t, False), hi):
             dst[i] = mul_family(src[i], tw[i], 0, &t.mod, t.family)
 
 
@@ -700,23 +709,29 @@ cdef void finish_inverse(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* 
     # for LAZY (a valid Shoup input, result [0, 2p), then folded).  Out: [0, p).
     cdef Py_ssize_t i
     cdef lane_t p = <lane_t>t.mod.p, v
-    cdef const lane_t* s = <const lane_t*>t.untwist
-    cdef const lane_t* sq = <const lane_t*>t.untwist_q
+    cdef const lane_t* s = <const lane_t*>t.untwist.w
+    cdef const lane_t* sq = <const lane_t*>t.untwist.q
     cdef lane_t c = <lane_t>t.scale, cq = <lane_t>t.scale_q
+    cdef ntt_simd64_params prm
     if t.family == LAZY:
         if s == NULL:
-            for i in range(lo, hi):
+            i = lo
+            if lane_t is uint64_t:
+                prm = simd64_params(&t.mod, t.family)
+                i += <Py_ssize_t>ntt_simd64_scale(a + lo, hi - lo, c, &prm)
+            while i < hi:
                 v = mul_family(a[i], c, cq, &t.mod, LAZY)
                 a[i] = v - p if v >= p else v
+                i += 1
         else:
-            for i in range(simd_times(a, a, s, sq, lo, hi, t, True), hi):
+            for i in range(simd_times(a, a, &t.untwist, lo, hi, t, True), hi):
                 v = mul_family(a[i], s[i], sq[i], &t.mod, LAZY)
                 a[i] = v - p if v >= p else v
     elif s == NULL:
         for i in range(lo, hi):
             a[i] = mul_family(a[i], c, 0, &t.mod, t.family)
     else:
-        for i in range(simd_times(a, a, s, NULL, lo, hi, t, False), hi):
+        for i in range(simd_times(a, a, &t.untwist, lo, hi, t, False), hi):
             a[i] = mul_family(a[i], s[i], 0, &t.mod, t.family)
 
 
@@ -884,9 +899,9 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
     # the largest value of this part's share of src, by the first sweep's copy or, for
     # negacyclic plans, a read pass of its own.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
-    if t.twist != NULL and src != dst:
+    if t.twist.w != NULL and src != dst:
         max_range(src, lo, hi, seen)
-    if t.twist != NULL:   # negacyclic: the twist pass makes the copy
+    if t.twist.w != NULL:   # negacyclic: the twist pass makes the copy
         load_forward(src, dst, lo, hi, t)
         src = dst
         if parts > 1:
@@ -1025,10 +1040,8 @@ cdef class TransformTables:
         self.c.mod = modulus
         self.c.fwd = _twiddles(arrays, "fwd_tw")
         self.c.inv = _twiddles(arrays, "inv_tw")
-        self.c.twist = _pointer(arrays, "twist")
-        self.c.twist_q = _pointer(arrays, "twist_q")
-        self.c.untwist = _pointer(arrays, "untwist")
-        self.c.untwist_q = _pointer(arrays, "untwist_q")
+        self.c.twist = _twiddles(arrays, "twist")
+        self.c.untwist = _twiddles(arrays, "untwist")
         self.c.bitrev = <const uint32_t*>_pointer(arrays, "bitrev")
         self.c.scale = scale
         self.c.scale_q = scale_q
@@ -1036,7 +1049,7 @@ cdef class TransformTables:
 
 cdef Twiddles _twiddles(dict arrays, str key) except *:
     # The tables key (family form), key_q (Shoup quotients), key_f and key_fq (the
-    # double-precision pair, see ntt_simd64_float_twiddles) of one direction.
+    # double-precision pair, see ntt_simd64_float_twiddles) of one twiddle set.
     cdef Twiddles tw
     tw.w = _pointer(arrays, key)
     tw.q = _pointer(arrays, key + "_q")
@@ -1147,7 +1160,7 @@ cdef void _check_padded(Py_ssize_t rows, Py_ssize_t m, Py_ssize_t dst_rows, Py_s
                         TransformTables tables) except *:
     if n != tables.n or dst_rows != rows or n < 8 or 2 * m > n:
         raise ValueError("internal: padded transforms need dst (R, n), n >= 8, src (R, <= n/2)")
-    if tables.c.twist != NULL:
+    if tables.c.twist.w != NULL:
         raise ValueError("internal: padded transforms need a cyclic plan")
 
 
@@ -1196,7 +1209,7 @@ def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables
             int threads, bint natural, bint scaled=True):
     """Inverse NTT of every row of src into dst (dst may be src); normalised unless
     scaled=False (cyclic plans only: the caller applies n^-1 itself)."""
-    if not scaled and tables.c.twist != NULL:
+    if not scaled and tables.c.twist.w != NULL:
         raise ValueError("scaled=False needs a cyclic plan")
     _run(src, dst, tables, threads, natural, False, scaled)
 
@@ -1355,7 +1368,7 @@ def pointwise_inverse(lane_t[:, ::1] a, const lane_t[:, ::1] b, TransformTables 
     cdef const Tables* t = &tables.c
     if n != tables.n or b.shape[0] != rows or b.shape[1] != n:
         raise ValueError("internal: pointwise_inverse shapes differ")
-    if not scaled and t.twist != NULL:
+    if not scaled and t.twist.w != NULL:
         raise ValueError("scaled=False needs a cyclic plan")
     if rows == 0:
         return

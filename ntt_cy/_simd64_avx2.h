@@ -285,6 +285,48 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
     return 1;
 }
 
+/* x in [0, 4p) times (w, wq) -> [0, 2p), or [0, p) with fold: x folded below 2p keeps
+ * |X| < p (see the top of this file). */
+NTT_INLINE __m256i ntt_f64_times(__m256i x, __m256d w, __m256d wq, const ntt_f64_mod *m,
+                                 int fold) {
+    __m256d a = ntt_f64_from(ntt_f64_fold(x, m->two_p), m);
+    __m256i r = ntt_f64_plus_p(ntt_f64_mulmod(a, w, wq, m), m);
+    return fold ? ntt_f64_fold(r, m->p_i) : r;
+}
+
+/* dst[i] = src[i] w[i] mod p (LAZY, the negacyclic twists): src in [0, 4p), out
+ * [0, 2p), or [0, p) with fold; wf, wfq the double pair of w (NULL: not taken here).
+ * src may equal dst.  Returns the count done (a multiple of 4). */
+static inline size_t ntt_simd64_times(const uint64_t *src, uint64_t *dst, const double *wf,
+                                      const double *wfq, size_t count, int fold,
+                                      const ntt_simd64_params *prm) {
+    if (!ntt_f64_takes(prm, wf))
+        return 0;
+    ntt_f64_mod m = ntt_f64_modulus(prm->p);
+    size_t i, done = count & ~(size_t)3;
+    for (i = 0; i < done; i += 4)
+        ntt_f64_store(dst + i, ntt_f64_times(ntt_f64_load(src + i), _mm256_loadu_pd(wf + i),
+                                             _mm256_loadu_pd(wfq + i), &m, fold));
+    return done;
+}
+
+/* a[i] = a[i] c mod p in [0, p) for a in [0, 4p), c < p (LAZY: the cyclic inverse's
+ * n^-1).  Returns the count done (a multiple of 4), 0 if the build does not take p. */
+static inline size_t ntt_simd64_scale(uint64_t *a, size_t count, uint64_t c,
+                                      const ntt_simd64_params *prm) {
+    uint64_t p = prm->p;
+    if (prm->family != NTT_SIMD_LAZY || !ntt_simd64_float_twiddles(p))
+        return 0;
+    ntt_f64_mod m = ntt_f64_modulus(p);
+    /* the balanced double of c and its correctly rounded quotient by p, as the tables */
+    double cb = c > (p - 1) / 2 ? -(double)(p - c) : (double)c;
+    __m256d w = _mm256_set1_pd(cb), wq = _mm256_set1_pd(cb / (double)p);
+    size_t i, done = count & ~(size_t)3;
+    for (i = 0; i < done; i += 4)
+        ntt_f64_store(a + i, ntt_f64_times(ntt_f64_load(a + i), w, wq, &m, 1));
+    return done;
+}
+
 /* c * 2^-64 mod p for p odd, pinv = p^-1 mod 2^64, c < 2^64: m = c pinv makes
  * m p = c mod 2^64, so (c - m p) / 2^64 = -hi(m p). */
 NTT_INLINE uint64_t ntt_f64_redc(uint64_t c, uint64_t p, uint64_t pinv) {

@@ -384,6 +384,21 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
     NTT_V64_DISPATCH(ntt_v64_small_body, forward, a, size, tw, twq, prm)
 }
 
+
+/* Element-wise products of the AVX2 build (_simd64_avx2.h): nothing here. */
+static inline size_t ntt_simd64_times(const uint64_t *src, uint64_t *dst, const double *wf,
+                                      const double *wfq, size_t count, int fold,
+                                      const ntt_simd64_params *prm) {
+    (void)src; (void)dst; (void)wf; (void)wfq; (void)count; (void)fold; (void)prm;
+    return 0;
+}
+
+static inline size_t ntt_simd64_scale(uint64_t *a, size_t count, uint64_t c,
+                                      const ntt_simd64_params *prm) {
+    (void)a; (void)count; (void)c; (void)prm;
+    return 0;
+}
+
 #elif defined(__AVX2__) && defined(__FMA__)
 #include "_simd64_avx2.h"
 
@@ -427,6 +442,20 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
                                           const double *twf, const double *twfq,
                                           const ntt_simd64_params *prm) {
     (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)twf; (void)twfq; (void)prm;
+    return 0;
+}
+
+/* Element-wise products of the AVX2 build (_simd64_avx2.h): nothing here. */
+static inline size_t ntt_simd64_times(const uint64_t *src, uint64_t *dst, const double *wf,
+                                      const double *wfq, size_t count, int fold,
+                                      const ntt_simd64_params *prm) {
+    (void)src; (void)dst; (void)wf; (void)wfq; (void)count; (void)fold; (void)prm;
+    return 0;
+}
+
+static inline size_t ntt_simd64_scale(uint64_t *a, size_t count, uint64_t c,
+                                      const ntt_simd64_params *prm) {
+    (void)a; (void)count; (void)c; (void)prm;
     return 0;
 }
 #endif

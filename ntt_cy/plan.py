@@ -128,6 +128,8 @@ class NTTPlan:
             q = np.empty_like(values)
             _ntt.shoup_quotients(values, q, self.p)
             arrays[key + "_q"] = q
+            if _ntt.float_twiddles(self.p, self.dtype.itemsize):
+                arrays[key + "_f"], arrays[key + "_fq"] = float_twiddles(values, self.p)
         arrays[key] = values
 
     def _scalar_form(self, family: str, value: int):
@@ -147,8 +149,6 @@ class NTTPlan:
         for key, base in (("fwd_tw", w), ("inv_tw", pow(w, -1, p))):
             tw = np.empty(n, dtype=self.dtype)
             _ntt.stage_twiddles(tw, self._powers(base, 1, n // 2))
-            if family == "lazy" and _ntt.float_twiddles(p, self.dtype.itemsize):
-                arrays[key + "_f"], arrays[key + "_fq"] = float_twiddles(tw, p)
             self._family_form(family, tw, arrays, key)
         n_inv = pow(n, -1, p)
         if psi is not None:
