@@ -1,8 +1,10 @@
-/* AVX2 butterflies for 64-bit lanes (4 per vector): the LAZY family for
- * p < NTT_SIMD64_FLOAT_P_MAX = 2^51 - 2^29, with every product a*w mod p computed in
- * double precision.  _simd64_avx512.h includes this file in builds that target AVX2
- * but not AVX-512 IFMA.  Other families and larger primes report "nothing done"
- * (return 0) and the scalar Cython loops take them.
+/* AVX2 butterflies for 64-bit lanes (4 per vector), every family.
+ * _simd64_avx512.h includes this file in builds that target AVX2 but not AVX-512 IFMA.
+ *
+ * LAZY for p < NTT_SIMD64_FLOAT_P_MAX = 2^51 - 2^29: every product a*w mod p computed
+ * in double precision (below).  MONTGOMERY (R = 2^64), BARRETT, and LAZY for larger p:
+ * integer arithmetic, lane for lane the scalar code (the "integer kernels" section
+ * further down).
  *
  * Why doubles: AVX2 has no 64-bit multiply, and the scalar Shoup butterfly (three
  * 64-bit products on one multiplier) costs ~2.2 ns on the AVX2 machines we measured.
@@ -136,6 +138,271 @@ NTT_INLINE void ntt_f64_bfly(int forward, __m256i *u, __m256i *v, __m256d w, __m
     }
 }
 
+/* ---------------------------------------------------------------- integer kernels
+ * The scalar mont_mul64 / barrett_mul64 / shoup_mul64 lane for lane, as the AVX-512
+ * IFMA build's R = 2^64 kernels: 128-bit products from four 32 x 32-bit vpmuludq
+ * pieces, low 64-bit products from three (AVX2 has no vpmullq), and unsigned 64-bit
+ * compares as signed compares of both sides with the top bit flipped.  Ranges:
+ * LAZY DIF [0, 2p), DIT [0, 4p), 4p <= 2^64; MONTGOMERY / BARRETT [0, p). */
+typedef struct {
+    __m256i p, two_p, pinv, d, v, one, top;   /* top: 2^63, flips the sign bit */
+    __m128i shift, rshift;
+    int family;
+} ntt_i64_mod;
+
+NTT_INLINE ntt_i64_mod ntt_i64_modulus(const ntt_simd64_params *prm, int family) {
+    ntt_i64_mod m;
+    m.p = _mm256_set1_epi64x((long long)prm->p);
+    m.two_p = _mm256_set1_epi64x((long long)(2 * prm->p));
+    m.pinv = _mm256_set1_epi64x((long long)prm->pinv);
+    m.d = _mm256_set1_epi64x((long long)prm->barrett_d);
+    m.v = _mm256_set1_epi64x((long long)prm->barrett_v);
+    m.one = _mm256_set1_epi64x(1);
+    m.top = _mm256_set1_epi64x((long long)0x8000000000000000ULL);
+    m.shift = _mm_cvtsi32_si128(prm->barrett_shift);
+    m.rshift = _mm_cvtsi32_si128(64 - prm->barrett_shift);
+    m.family = family;
+    return m;
+}
+
+/* All ones where a < b as unsigned 64-bit values. */
+NTT_INLINE __m256i ntt_i64_less(__m256i a, __m256i b, const ntt_i64_mod *m) {
+    return _mm256_cmpgt_epi64(_mm256_xor_si256(b, m->top), _mm256_xor_si256(a, m->top));
+}
+
+/* The 128-bit products a*b = hi 2^64 + lo (see ntt_v64_mul_wide): exact for all
+ * a, b < 2^64; the middle column mid < 3 2^32 carries mid >> 32 into hi. */
+NTT_INLINE __m256i ntt_i64_mul_wide(__m256i a, __m256i b, __m256i *lo) {
+    const __m256i low32 = _mm256_set1_epi64x(0xffffffffLL);
+    __m256i a1 = _mm256_srli_epi64(a, 32), b1 = _mm256_srli_epi64(b, 32);
+    __m256i ll = _mm256_mul_epu32(a, b), lh = _mm256_mul_epu32(a, b1);
+    __m256i hl = _mm256_mul_epu32(a1, b), hh = _mm256_mul_epu32(a1, b1);
+    __m256i mid = _mm256_add_epi64(_mm256_srli_epi64(ll, 32), _mm256_and_si256(lh, low32));
+    mid = _mm256_add_epi64(mid, _mm256_and_si256(hl, low32));
+    __m256i hi = _mm256_add_epi64(hh, _mm256_srli_epi64(lh, 32));
+    hi = _mm256_add_epi64(hi, _mm256_srli_epi64(hl, 32));
+    *lo = _mm256_or_si256(_mm256_slli_epi64(mid, 32), _mm256_and_si256(ll, low32));
+    return _mm256_add_epi64(hi, _mm256_srli_epi64(mid, 32));
+}
+
+NTT_INLINE __m256i ntt_i64_mulhi(__m256i a, __m256i b) {
+    __m256i lo;
+    return ntt_i64_mul_wide(a, b, &lo);
+}
+
+/* a*b mod 2^64: a0 b0 + (a1 b0 + a0 b1) 2^32. */
+NTT_INLINE __m256i ntt_i64_mullo(__m256i a, __m256i b) {
+    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), b),
+                                     _mm256_mul_epu32(a, _mm256_srli_epi64(b, 32)));
+    return _mm256_add_epi64(_mm256_mul_epu32(a, b), _mm256_slli_epi64(cross, 32));
+}
+
+/* Shoup, as shoup_mul64: a < 2^64, w < p, wq = floor(w 2^64 / p), p < 2^63 -> [0, 2p). */
+NTT_INLINE __m256i ntt_i64_shoup(__m256i a, __m256i w, __m256i wq, const ntt_i64_mod *m) {
+    __m256i q = ntt_i64_mulhi(a, wq);
+    return _mm256_sub_epi64(ntt_i64_mullo(a, w), ntt_i64_mullo(q, m->p));
+}
+
+/* Montgomery, as mont_mul64: a < 2^64, b < p, p odd, pinv = p^-1 mod 2^64; T = a b;
+ * hi(T) - hi(lo(T) pinv p) in (-p, p) -> [0, p). */
+NTT_INLINE __m256i ntt_i64_mont64(__m256i a, __m256i b, const ntt_i64_mod *m) {
+    __m256i lo, h1 = ntt_i64_mul_wide(a, b, &lo);
+    __m256i h2 = ntt_i64_mulhi(ntt_i64_mullo(lo, m->pinv), m->p);
+    __m256i r = _mm256_sub_epi64(h1, h2);
+    return _mm256_add_epi64(r, _mm256_and_si256(ntt_i64_less(h1, h2, m), m->p));
+}
+
+/* Barrett, as barrett_mul64 (Moller & Granlund 2011, Algorithm 4): a < 2^64, b < p ->
+ * [0, p) for every p < 2^64.  Shifts by a count register give 0 for a count of 64. */
+NTT_INLINE __m256i ntt_i64_barrett(__m256i a, __m256i b, const ntt_i64_mod *m) {
+    __m256i lo, hi = ntt_i64_mul_wide(a, b, &lo);
+    __m256i n1 = _mm256_or_si256(_mm256_sll_epi64(hi, m->shift), _mm256_srl_epi64(lo, m->rshift));
+    __m256i n0 = _mm256_sll_epi64(lo, m->shift);
+    __m256i q0, q1 = ntt_i64_mul_wide(m->v, n1, &q0);
+    q0 = _mm256_add_epi64(q0, n0);
+    q1 = _mm256_add_epi64(q1, _mm256_add_epi64(n1, m->one));
+    q1 = _mm256_sub_epi64(q1, ntt_i64_less(q0, n0, m));          /* + carry (all ones = -1) */
+    __m256i r = _mm256_sub_epi64(n0, ntt_i64_mullo(q1, m->d));
+    r = _mm256_add_epi64(r, _mm256_and_si256(ntt_i64_less(q0, r, m), m->d));   /* r > q0 */
+    r = _mm256_sub_epi64(r, _mm256_andnot_si256(ntt_i64_less(r, m->d, m), m->d));
+    return _mm256_srl_epi64(r, m->shift);
+}
+
+/* a, b in [0, p) -> (a + b) mod p as a - (p - b), and (a - b) mod p; any p < 2^64. */
+NTT_INLINE __m256i ntt_i64_add(__m256i a, __m256i b, const ntt_i64_mod *m) {
+    __m256i t = _mm256_sub_epi64(m->p, b);
+    return _mm256_add_epi64(_mm256_sub_epi64(a, t), _mm256_and_si256(ntt_i64_less(a, t, m), m->p));
+}
+
+NTT_INLINE __m256i ntt_i64_sub(__m256i a, __m256i b, const ntt_i64_mod *m) {
+    return _mm256_add_epi64(_mm256_sub_epi64(a, b), _mm256_and_si256(ntt_i64_less(a, b, m), m->p));
+}
+
+/* x in [0, 4p) -> [0, 2p) when 4p <= 2^64: x - 2p wraps above x when x < 2p. */
+NTT_INLINE __m256i ntt_i64_fold2p(__m256i x, const ntt_i64_mod *m) {
+    __m256i t = _mm256_sub_epi64(x, m->two_p);
+    return _mm256_blendv_epi8(t, x, ntt_i64_less(x, t, m));
+}
+
+/* a * w as the butterflies need it (see ntt_v64_times); one: the twiddle is 1. */
+NTT_INLINE __m256i ntt_i64_times(__m256i a, __m256i w, __m256i wq, const ntt_i64_mod *m,
+                                 int one) {
+    switch (one ? -1 : m->family) {
+    case -1: return m->family == NTT_SIMD_LAZY ? ntt_i64_fold2p(a, m) : a;
+    case NTT_SIMD_LAZY: return ntt_i64_shoup(a, w, wq, m);
+    case NTT_SIMD64_BARRETT: return ntt_i64_barrett(a, w, m);
+    default: return ntt_i64_mont64(a, w, m);   /* NTT_SIMD64_MONT64 */
+    }
+}
+
+/* One butterfly on 4 lanes, as ntt_v64_bfly. */
+NTT_INLINE void ntt_i64_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m256i wq,
+                             const ntt_i64_mod *m, int one) {
+    if (m->family == NTT_SIMD_LAZY) {
+        if (forward) {
+            __m256i d = _mm256_add_epi64(_mm256_sub_epi64(*u, *v), m->two_p);
+            *u = ntt_i64_fold2p(_mm256_add_epi64(*u, *v), m);
+            *v = ntt_i64_times(d, w, wq, m, one);
+        } else {
+            __m256i x = ntt_i64_fold2p(*u, m);
+            __m256i t = ntt_i64_times(*v, w, wq, m, one);
+            *u = _mm256_add_epi64(x, t);
+            *v = _mm256_add_epi64(_mm256_sub_epi64(x, t), m->two_p);
+        }
+    } else if (forward) {
+        __m256i d = ntt_i64_sub(*u, *v, m);
+        *u = ntt_i64_add(*u, *v, m);
+        *v = ntt_i64_times(d, w, wq, m, one);
+    } else {
+        __m256i t = ntt_i64_times(*v, w, wq, m, one);
+        *v = ntt_i64_sub(*u, t, m);
+        *u = ntt_i64_add(*u, t, m);
+    }
+}
+
+NTT_INLINE size_t
+ntt_i64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const uint64_t *wq,
+                 size_t count, const ntt_simd64_params *prm, int family) {
+    ntt_i64_mod m = ntt_i64_modulus(prm, family);
+    int lazy = family == NTT_SIMD_LAZY;
+    size_t j, done = count & ~(size_t)3;
+    for (j = 0; j < done; j += 4) {
+        __m256i u = _mm256_loadu_si256((const __m256i *)(x + j));
+        __m256i v = _mm256_loadu_si256((const __m256i *)(y + j));
+        __m256i tw = _mm256_loadu_si256((const __m256i *)(w + j));
+        ntt_i64_bfly(forward, &u, &v, tw, lazy ? _mm256_loadu_si256((const __m256i *)(wq + j)) : tw,
+                     &m, 0);
+        _mm256_storeu_si256((__m256i *)(x + j), u);
+        _mm256_storeu_si256((__m256i *)(y + j), v);
+    }
+    return done;
+}
+
+NTT_INLINE size_t
+ntt_i64_run4_body(int forward, uint64_t *a, size_t h, size_t j0, size_t j1, const uint64_t *tw,
+                  const uint64_t *twq, const ntt_simd64_params *prm, int family) {
+    ntt_i64_mod m = ntt_i64_modulus(prm, family);
+    int lazy = family == NTT_SIMD_LAZY;
+    size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)3;
+    if (q % 4)
+        return 0;
+    for (j = j0; j < j0 + done; j += 4) {
+        __m256i x0 = _mm256_loadu_si256((const __m256i *)(a + j));
+        __m256i x1 = _mm256_loadu_si256((const __m256i *)(a + j + q));
+        __m256i x2 = _mm256_loadu_si256((const __m256i *)(a + j + h));
+        __m256i x3 = _mm256_loadu_si256((const __m256i *)(a + j + h + q));
+        __m256i wa = _mm256_loadu_si256((const __m256i *)(tw + h + j));
+        __m256i wb = _mm256_loadu_si256((const __m256i *)(tw + h + q + j));
+        __m256i wc = _mm256_loadu_si256((const __m256i *)(tw + q + j));
+        __m256i qa = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + j)) : wa;
+        __m256i qb = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + q + j)) : wb;
+        __m256i qc = lazy ? _mm256_loadu_si256((const __m256i *)(twq + q + j)) : wc;
+        if (forward) {
+            ntt_i64_bfly(1, &x0, &x2, wa, qa, &m, 0);
+            ntt_i64_bfly(1, &x1, &x3, wb, qb, &m, 0);
+            ntt_i64_bfly(1, &x0, &x1, wc, qc, &m, 0);
+            ntt_i64_bfly(1, &x2, &x3, wc, qc, &m, 0);
+        } else {
+            ntt_i64_bfly(0, &x0, &x1, wc, qc, &m, 0);
+            ntt_i64_bfly(0, &x2, &x3, wc, qc, &m, 0);
+            ntt_i64_bfly(0, &x0, &x2, wa, qa, &m, 0);
+            ntt_i64_bfly(0, &x1, &x3, wb, qb, &m, 0);
+        }
+        _mm256_storeu_si256((__m256i *)(a + j), x0);
+        _mm256_storeu_si256((__m256i *)(a + j + q), x1);
+        _mm256_storeu_si256((__m256i *)(a + j + h), x2);
+        _mm256_storeu_si256((__m256i *)(a + j + h + q), x3);
+    }
+    return done;
+}
+
+/* The (x, y) operand split of stage h (4, 2, 1) of 8 values (lo, hi), and back:
+ * shared by the integer and the double-precision small stages. */
+NTT_INLINE void ntt_w64_split(int h, __m256i lo, __m256i hi, __m256i *x, __m256i *y) {
+    switch (h) {
+    case 4: *x = lo; *y = hi; break;                                   /* (i, i + 4) */
+    case 2:                                                           /* (0,2 1,3 | 4,6 5,7) */
+        *x = _mm256_permute2x128_si256(lo, hi, 0x20);
+        *y = _mm256_permute2x128_si256(lo, hi, 0x31);
+        break;
+    default:                                                          /* even, odd */
+        *x = _mm256_unpacklo_epi64(lo, hi);
+        *y = _mm256_unpackhi_epi64(lo, hi);
+    }
+}
+
+NTT_INLINE void ntt_w64_join(int h, __m256i x, __m256i y, __m256i *lo, __m256i *hi) {
+    switch (h) {
+    case 4: *lo = x; *hi = y; break;
+    case 2:
+        *lo = _mm256_permute2x128_si256(x, y, 0x20);
+        *hi = _mm256_permute2x128_si256(x, y, 0x31);
+        break;
+    default:
+        *lo = _mm256_unpacklo_epi64(x, y);
+        *hi = _mm256_unpackhi_epi64(x, y);
+    }
+}
+
+/* The last three DIF stages (h = 4, 2, 1) or first three DIT stages over a[0:size],
+ * 8 values at a time; 1 when done (size a multiple of 8 here). */
+NTT_INLINE int
+ntt_i64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
+                   const uint64_t *twq, const ntt_simd64_params *prm, int family) {
+    ntt_i64_mod m = ntt_i64_modulus(prm, family);
+    int lazy = family == NTT_SIMD_LAZY;
+    __m256i w4 = _mm256_loadu_si256((const __m256i *)(tw + 4));
+    __m256i w2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(tw + 2)));
+    __m256i q4 = lazy ? _mm256_loadu_si256((const __m256i *)(twq + 4)) : w4;
+    __m256i q2 = lazy ? _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(twq + 2))) : w2;
+    for (size_t i = 0; i < size; i += 8) {
+        __m256i lo = _mm256_loadu_si256((const __m256i *)(a + i));
+        __m256i hi = _mm256_loadu_si256((const __m256i *)(a + i + 4));
+        for (int s = 0; s < 3; s++) {
+            int h = forward ? 4 >> s : 1 << s;
+            __m256i x, y;
+            ntt_w64_split(h, lo, hi, &x, &y);
+            ntt_i64_bfly(forward, &x, &y, h == 4 ? w4 : w2, h == 4 ? q4 : q2, &m, h == 1);
+            ntt_w64_join(h, x, y, &lo, &hi);
+        }
+        _mm256_storeu_si256((__m256i *)(a + i), lo);
+        _mm256_storeu_si256((__m256i *)(a + i + 4), hi);
+    }
+    return 1;
+}
+
+/* One specialised copy of each integer loop per family (MONT52 does not occur here:
+ * ntt_simd64_montgomery_bits is 64). */
+#define NTT_I64_DISPATCH(BODY, ...)                                                  \
+    switch (prm->family) {                                                            \
+    case NTT_SIMD_LAZY: return BODY(__VA_ARGS__, NTT_SIMD_LAZY);                      \
+    case NTT_SIMD64_MONT64: return BODY(__VA_ARGS__, NTT_SIMD64_MONT64);              \
+    case NTT_SIMD64_BARRETT: return BODY(__VA_ARGS__, NTT_SIMD64_BARRETT);            \
+    default: return 0;                                                                \
+    }
+
+/* ---------------------------------------------------------------- entry points */
+
 /* The LAZY tables present and p in range: the double-precision kernels run. */
 NTT_INLINE int ntt_f64_takes(const ntt_simd64_params *prm, const double *wf) {
     return prm->family == NTT_SIMD_LAZY && wf != NULL && ntt_simd64_float_twiddles(prm->p);
@@ -153,9 +420,8 @@ NTT_INLINE void ntt_f64_store(uint64_t *x, __m256i v) {
 static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
                                     const uint64_t *wq, const double *wf, const double *wfq,
                                     size_t count, const ntt_simd64_params *prm) {
-    (void)w; (void)wq;
     if (!ntt_f64_takes(prm, wf))
-        return 0;
+        NTT_I64_DISPATCH(ntt_i64_run_body, forward, x, y, w, wq, count, prm)
     ntt_f64_mod m = ntt_f64_modulus(prm->p);
     size_t j, done = count & ~(size_t)3;
     for (j = 0; j < done; j += 4) {
@@ -201,9 +467,10 @@ NTT_INLINE void ntt_f64_radix4(int forward, uint64_t *a, size_t h, size_t j, con
 static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
                                      const uint64_t *tw, const uint64_t *twq, const double *twf,
                                      const double *twfq, const ntt_simd64_params *prm) {
-    (void)tw; (void)twq;
     size_t q = h / 2, j = j0, done = (j1 - j0) & ~(size_t)3;
-    if (q % 4 || !ntt_f64_takes(prm, twf))
+    if (!ntt_f64_takes(prm, twf))
+        NTT_I64_DISPATCH(ntt_i64_run4_body, forward, a, h, j0, j1, tw, twq, prm)
+    if (q % 4)
         return 0;
     ntt_f64_mod m = ntt_f64_modulus(prm->p);
     if (q % 8 == 0)
@@ -221,38 +488,23 @@ static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t 
 NTT_INLINE void ntt_f64_small_stage(int forward, int h, __m256i *lo, __m256i *hi, __m256d w,
                                     __m256d wq, const ntt_f64_mod *m) {
     __m256i x, y;
-    switch (h) {
-    case 4: x = *lo; y = *hi; break;                                   /* (i, i + 4) */
-    case 2:                                                           /* (0,2 1,3 | 4,6 5,7) */
-        x = _mm256_permute2x128_si256(*lo, *hi, 0x20);
-        y = _mm256_permute2x128_si256(*lo, *hi, 0x31);
-        break;
-    default:                                                          /* even, odd */
-        x = _mm256_unpacklo_epi64(*lo, *hi);
-        y = _mm256_unpackhi_epi64(*lo, *hi);
-    }
+    ntt_w64_split(h, *lo, *hi, &x, &y);
     ntt_f64_bfly(forward, &x, &y, w, wq, m, h == 1);
-    switch (h) {
-    case 4: *lo = x; *hi = y; break;
-    case 2:
-        *lo = _mm256_permute2x128_si256(x, y, 0x20);
-        *hi = _mm256_permute2x128_si256(x, y, 0x31);
-        break;
-    default:
-        *lo = _mm256_unpacklo_epi64(x, y);
-        *hi = _mm256_unpackhi_epi64(x, y);
-    }
+    ntt_w64_join(h, x, y, lo, hi);
 }
 
 /* The last three DIF stages (h = 4, 2, 1) or first three DIT stages over a[0:size],
- * two 8-value blocks per step (independent chains, as in run4); 1 when done, 0 if
- * the build does not take this modulus or size is not a multiple of 16. */
+ * two 8-value blocks per step in double precision (independent chains, as in run4),
+ * one in the integer kernels; 1 when done, 0 if size is not a multiple of 16 (8). */
 static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
                                           const uint64_t *tw, const uint64_t *twq,
                                           const double *twf, const double *twfq,
                                           const ntt_simd64_params *prm) {
-    (void)tw; (void)twq;
-    if (size < 16 || (size & 15) || !ntt_f64_takes(prm, twf))
+    if (size < 8 || (size & 7))
+        return 0;
+    if (!ntt_f64_takes(prm, twf))
+        NTT_I64_DISPATCH(ntt_i64_small_body, forward, a, size, tw, twq, prm)
+    if (size & 15)
         return 0;
     ntt_f64_mod m = ntt_f64_modulus(prm->p);
     __m256d w4 = _mm256_loadu_pd(twf + 4), q4 = _mm256_loadu_pd(twfq + 4);
@@ -337,15 +589,27 @@ NTT_INLINE uint64_t ntt_f64_redc(uint64_t c, uint64_t p, uint64_t pinv) {
 /* out[i] = a[i] b[i] f mod p in [0, p) for a, b in [0, p), where the caller's
  * constant is c = f 2^128 mod p (pointwise_constant, Montgomery R = 2^64; f is
  * recovered by two Montgomery reductions).  Odd p < NTT_SIMD64_FLOAT_P_MAX, any
- * family (the result is a value, not a family form).  a is balanced into
+ * family (the result is a value, not a family form); larger odd p in the integer
+ * Montgomery kernel.  a is balanced into
  * (-p/2, p/2] so both products meet ntt_f64_mulmod_pinv's |X| < p/2, f likewise.
  * Returns the count done (multiple of 4). */
 static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
                                           size_t count, uint64_t c,
                                           const ntt_simd64_params *prm) {
     uint64_t p = prm->p;
-    if (!(p & 1) || !ntt_simd64_float_twiddles(p) || prm->family != NTT_SIMD64_MONT64)
+    if (!(p & 1) || prm->family != NTT_SIMD64_MONT64)
         return 0;
+    if (!ntt_simd64_float_twiddles(p)) {   /* integer: mont(mont(a, b), c) */
+        ntt_i64_mod im = ntt_i64_modulus(prm, NTT_SIMD64_MONT64);
+        __m256i vc = _mm256_set1_epi64x((long long)c);
+        size_t i, done = count & ~(size_t)3;
+        for (i = 0; i < done; i += 4) {
+            __m256i x = ntt_i64_mont64(_mm256_loadu_si256((const __m256i *)(a + i)),
+                                       _mm256_loadu_si256((const __m256i *)(b + i)), &im);
+            _mm256_storeu_si256((__m256i *)(out + i), ntt_i64_mont64(x, vc, &im));
+        }
+        return done;
+    }
     uint64_t f = ntt_f64_redc(ntt_f64_redc(c, p, prm->pinv), p, prm->pinv);
     ntt_f64_mod m = ntt_f64_modulus(p);
     __m256d vf = _mm256_set1_pd(f > (p - 1) / 2 ? (double)f - (double)p : (double)f);
