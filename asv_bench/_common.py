@@ -20,6 +20,9 @@ P30 = 998244353                            # 30 bits, the common one (lazy-capab
 P_BABYBEAR = 2013265921                    # 31 bits, 4p > 2^32: no lazy on uint32
 P32 = 2281701377                           # 32 bits, full uint32 range
 P51 = 1337006139375617                     # 51 bits, uint64 lanes
+P51_TOP = 2251799235919873                 # largest NTT prime below 2^51 - 2^29: the top of
+P51_ABOVE = 2251799394254849               # the AVX2 double-precision kernels, and just above
+P62 = 4611686018326724609                  # 62 bits: 64-bit Shoup (lazy) near 4p <= 2^64
 P_GOLDILOCKS = 2**64 - 2**32 + 1           # 64 bits, no lazy on uint64
 
 # Lane name -> (prime, dtype).

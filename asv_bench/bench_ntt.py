@@ -6,7 +6,8 @@ Every call passes ``workers=`` explicitly.  Transforms write into a preallocated
 import numpy as np
 
 from asv_bench._common import (
-    LANES, P30, P32, P_BABYBEAR, P_GOLDILOCKS, butterflies, check_workers, make_plan,
+    LANES, P30, P32, P51_ABOVE, P51_TOP, P62, P_BABYBEAR, P_GOLDILOCKS, butterflies,
+    check_workers, make_plan,
     median_seconds, ntt_cy_attr, random_lanes,
 )
 
@@ -54,8 +55,10 @@ class Families:
 
 
 class EdgeModuli:
-    """Moduli at the edges of the lane ranges (no lazy headroom), default family, n = 2^14."""
-    params = ([P_BABYBEAR, P32, P_GOLDILOCKS],)
+    """Moduli at the edges of the lane ranges and kernel paths, default family, n = 2^14:
+    no lazy headroom on uint32 (BabyBear, 2281701377) or uint64 (Goldilocks), the top of
+    the AVX2 double-precision uint64 kernels and just above it, a 62-bit prime."""
+    params = ([P_BABYBEAR, P32, P51_TOP, P51_ABOVE, P62, P_GOLDILOCKS],)
     param_names = ["p"]
 
     def setup(self, p):
