@@ -12,9 +12,11 @@ gives medians for one thread and for all threads, and how many times faster ntt_
 is ("x" = competitor time / ntt_cy time at the same thread count; single-threaded
 libraries are compared with their one-thread time).  A competitor that is not
 installed is reported as such, never an error.  Timings are medians of ``--repeat``
-samples; fast calls are looped so one sample lasts about a millisecond, and slow ones
-stop sampling after ``--budget`` seconds.  Input conversion (lists, flint/gmpy2
-objects) happens before timing.
+samples, taken round by round across the libraries of a case (so the ratios are
+measured side by side, not in separate stretches of the machine's load); fast calls
+are looped so one sample lasts about a millisecond, and slow ones stop sampling after
+``--budget`` seconds.  Input conversion (lists, flint/gmpy2 objects) happens before
+timing.
 """
 from __future__ import annotations
 
@@ -343,31 +345,48 @@ class Timing:
     calls_per_sample: int
 
 
-def measure(fn, repeat=7, budget=5.0, target=1e-3, jit=False):
-    """(first result, Timing).  The first call is a warm-up (plans, caches) whose result
-    is the one checked; fast calls are looped `target` seconds per sample; sampling
-    stops after `budget` seconds (at least one sample).  A first call slower than the
-    budget is the only sample, unless `jit` (it then includes compilation)."""
-    t0 = time.perf_counter()
-    result = fn()
-    once = time.perf_counter() - t0
-    if once > budget and not jit:  # too slow to repeat: one sample is all the budget allows
-        return result, Timing(once, [once], 1)
-    if jit or once < target:
+class _Sampler:
+    """One timed call.  The first call is a warm-up (plans, caches) whose result is the
+    one checked; fast calls are looped `target` seconds per sample; sampling stops once
+    the samples have taken `budget` seconds (at least one sample).  A first call slower
+    than the budget is the only sample, unless `jit` (it then includes compilation)."""
+
+    def __init__(self, fn, budget=5.0, target=1e-3, jit=False):
         t0 = time.perf_counter()
-        fn()
+        self.result = fn()
         once = time.perf_counter() - t0
-    number = max(1, min(100_000, int(target / max(once, 1e-9))))
-    samples = []
-    start = time.perf_counter()
-    for _ in range(max(1, repeat)):
-        t0 = time.perf_counter()
-        for _ in range(number):
+        self.fn, self.budget, self.spent, self.samples = fn, budget, 0.0, []
+        self.done = once > budget and not jit
+        if self.done:  # too slow to repeat: one sample is all the budget allows
+            self.number, self.samples = 1, [once]
+            return
+        if jit or once < target:
+            t0 = time.perf_counter()
             fn()
-        samples.append((time.perf_counter() - t0) / number)
-        if time.perf_counter() - start > budget:
-            break
-    return result, Timing(statistics.median(samples), samples, number)
+            once = time.perf_counter() - t0
+        self.number = max(1, min(100_000, int(target / max(once, 1e-9))))
+
+    def sample(self):
+        if self.done:
+            return
+        t0 = time.perf_counter()
+        for _ in range(self.number):
+            self.fn()
+        elapsed = time.perf_counter() - t0
+        self.samples.append(elapsed / self.number)
+        self.spent += elapsed
+        self.done = self.spent > self.budget
+
+    def timing(self) -> Timing:
+        return Timing(statistics.median(self.samples), self.samples, self.number)
+
+
+def measure(fn, repeat=7, budget=5.0, target=1e-3, jit=False):
+    """(first result, Timing) of `fn` alone (see _Sampler)."""
+    sampler = _Sampler(fn, budget, target, jit)
+    for _ in range(max(1, repeat)):
+        sampler.sample()
+    return sampler.result, sampler.timing()
 
 
 # --------------------------------------------------------------------------- running
@@ -436,6 +455,7 @@ def run(cases, libraries=None, repeat=7, budget=5.0, seed=0, threads=None, log=N
     for case in cases:
         inputs = case.inputs(seed)
         reference = None   # (library name, canonical answer): ntt_cy's when it ran
+        timed = []         # (row, threads, library, _Sampler) of every call that ran
         for lib in libraries:
             if case.op not in lib.ops:
                 continue
@@ -454,13 +474,13 @@ def run(cases, libraries=None, repeat=7, budget=5.0, seed=0, threads=None, log=N
             for t in (threads if lib.multithreaded else threads[:1]):
                 try:
                     with lib.using_threads(t):
-                        fn = lib.prepare(case, inputs, t)
-                        result, timing = measure(fn, repeat, budget, jit=lib.jit)
-                    answer = lib.canonical(case, result)
+                        sampler = _Sampler(lib.prepare(case, inputs, t), budget, jit=lib.jit)
+                    answer = lib.canonical(case, sampler.result)
                 except Exception as exc:  # a competitor failing is reported, not fatal
                     row.status = f"failed: {type(exc).__name__}: {exc}"[:120]
                     break
-                row.times[t] = timing
+                sampler.result = None
+                timed.append((row, t, lib, sampler))
                 if reference is None:
                     reference = (lib.name, answer)
                 elif not _equal(reference[1], answer):
@@ -468,7 +488,16 @@ def run(cases, libraries=None, repeat=7, budget=5.0, seed=0, threads=None, log=N
                                     f"{reference[0]}: {_first_difference(reference[1], answer)}")
                     row.status = "MISMATCH"
                     break
-                del result, answer
+                del answer
+        # Samples are taken round by round, one of every call per round (the order
+        # reversed every other round), so a change in the machine's load during the
+        # case reaches every library alike and the ratios stay side by side.
+        for r in range(max(1, repeat)):
+            for row, t, lib, sampler in (timed if r % 2 == 0 else timed[::-1]):
+                with lib.using_threads(t):
+                    sampler.sample()
+        for row, t, lib, sampler in timed:
+            row.times[t] = sampler.timing()
     return rows
 
 

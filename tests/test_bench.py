@@ -207,3 +207,29 @@ def test_runs_as_module():
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "bigmul (two N-bit ints)" in proc.stdout and "CPython int" in proc.stdout
+
+
+class Recorder(Echo):
+    """Echo that logs which library made each timed call."""
+    log: list = []
+
+    def prepare(self, case, inputs, threads):
+        inner = super().prepare(case, inputs, threads)
+
+        def fn():
+            Recorder.log.append(self.name)
+            return inner()
+        return fn
+
+
+def test_samples_interleave_across_libraries(monkeypatch):
+    # Side-by-side ratios: each round samples every library once (order alternating),
+    # so no library's samples all come from one stretch of the machine's load.
+    Recorder.log = []
+    a, b = Recorder(name="a"), Recorder(name="b")
+    cases = [c for c in bench.default_cases(quick=True) if c.op == "ntt"][:1]
+    rows = bench.run(cases, libraries=[a, b], repeat=4, budget=10.0, threads=[1])
+    assert all(r.status == "ok" and len(r.times[1].samples_s) == 4 for r in rows)
+    timed = Recorder.log[4:]   # after warm-up + calibration (two calls each)
+    runs = [name for i, name in enumerate(timed) if i == 0 or timed[i - 1] != name]
+    assert len(runs) >= 4, runs   # a b | b a | a b | b a: the libraries take turns
