@@ -385,20 +385,6 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
 }
 
 
-/* Element-wise products of the AVX2 build (_simd64_avx2.h): nothing here. */
-static inline size_t ntt_simd64_times(const uint64_t *src, uint64_t *dst, const double *wf,
-                                      const double *wfq, size_t count, int fold,
-                                      const ntt_simd64_params *prm) {
-    (void)src; (void)dst; (void)wf; (void)wfq; (void)count; (void)fold; (void)prm;
-    return 0;
-}
-
-static inline size_t ntt_simd64_scale(uint64_t *a, size_t count, uint64_t c,
-                                      const ntt_simd64_params *prm) {
-    (void)a; (void)count; (void)c; (void)prm;
-    return 0;
-}
-
 #elif defined(__AVX2__) && defined(__FMA__)
 #include "_simd64_avx2.h"
 
@@ -444,8 +430,9 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
     (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)twf; (void)twfq; (void)prm;
     return 0;
 }
+#endif
 
-/* Element-wise products of the AVX2 build (_simd64_avx2.h): nothing here. */
+#ifndef NTT_CY_SIMD64_AVX2_H   /* element-wise products: the AVX2 build's only */
 static inline size_t ntt_simd64_times(const uint64_t *src, uint64_t *dst, const double *wf,
                                       const double *wfq, size_t count, int fold,
                                       const ntt_simd64_params *prm) {
