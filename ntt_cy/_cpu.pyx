@@ -6,7 +6,8 @@ cdef extern from *:
     #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
         __builtin_cpu_init();
         switch (which) {
-            case 0: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+            case 0: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")
+                        && __builtin_cpu_supports("fma");   /* the _ntt_avx2 build's -mfma */
             case 1: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
                         && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
             case 2: return __builtin_cpu_supports("avx512ifma");
