@@ -48,6 +48,14 @@ static inline int ntt_simd64_float_twiddles(uint64_t p) {
     return p > 2 && p < NTT_SIMD64_FLOAT_P_MAX;
 }
 
+NTT_INLINE __m256i ntt_w64_load(const uint64_t *x) {
+    return _mm256_loadu_si256((const __m256i *)x);
+}
+
+NTT_INLINE void ntt_w64_store(uint64_t *x, __m256i v) {
+    _mm256_storeu_si256((__m256i *)x, v);
+}
+
 typedef struct {
     __m256d p;          /* p */
     __m256d pinv;       /* fl(1 / p), pointwise products only */
@@ -79,6 +87,11 @@ NTT_INLINE __m256d ntt_f64_biased(__m256i x, const ntt_f64_mod *m) {
 /* x in [0, 2^52) -> the double x. */
 NTT_INLINE __m256d ntt_f64_from(__m256i x, const ntt_f64_mod *m) {
     return _mm256_sub_pd(ntt_f64_biased(x, m), m->exp52_d);
+}
+
+/* c in [0, p) balanced into (-p/2, p/2] as a double, as NTTPlan's wf tables. */
+NTT_INLINE double ntt_f64_balanced(uint64_t c, uint64_t p) {
+    return c > (p - 1) / 2 ? -(double)(p - c) : (double)c;
 }
 
 /* An integer double r in [-p, p) -> the uint64 r + p in [0, 2p). */
@@ -287,13 +300,13 @@ ntt_i64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const
     int lazy = family == NTT_SIMD_LAZY;
     size_t j, done = count & ~(size_t)3;
     for (j = 0; j < done; j += 4) {
-        __m256i u = _mm256_loadu_si256((const __m256i *)(x + j));
-        __m256i v = _mm256_loadu_si256((const __m256i *)(y + j));
-        __m256i tw = _mm256_loadu_si256((const __m256i *)(w + j));
-        ntt_i64_bfly(forward, &u, &v, tw, lazy ? _mm256_loadu_si256((const __m256i *)(wq + j)) : tw,
+        __m256i u = ntt_w64_load(x + j);
+        __m256i v = ntt_w64_load(y + j);
+        __m256i tw = ntt_w64_load(w + j);
+        ntt_i64_bfly(forward, &u, &v, tw, lazy ? ntt_w64_load(wq + j) : tw,
                      &m, 0);
-        _mm256_storeu_si256((__m256i *)(x + j), u);
-        _mm256_storeu_si256((__m256i *)(y + j), v);
+        ntt_w64_store(x + j, u);
+        ntt_w64_store(y + j, v);
     }
     return done;
 }
@@ -307,16 +320,16 @@ ntt_i64_run4_body(int forward, uint64_t *a, size_t h, size_t j0, size_t j1, cons
     if (q % 4)
         return 0;
     for (j = j0; j < j0 + done; j += 4) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i *)(a + j));
-        __m256i x1 = _mm256_loadu_si256((const __m256i *)(a + j + q));
-        __m256i x2 = _mm256_loadu_si256((const __m256i *)(a + j + h));
-        __m256i x3 = _mm256_loadu_si256((const __m256i *)(a + j + h + q));
-        __m256i wa = _mm256_loadu_si256((const __m256i *)(tw + h + j));
-        __m256i wb = _mm256_loadu_si256((const __m256i *)(tw + h + q + j));
-        __m256i wc = _mm256_loadu_si256((const __m256i *)(tw + q + j));
-        __m256i qa = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + j)) : wa;
-        __m256i qb = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + q + j)) : wb;
-        __m256i qc = lazy ? _mm256_loadu_si256((const __m256i *)(twq + q + j)) : wc;
+        __m256i x0 = ntt_w64_load(a + j);
+        __m256i x1 = ntt_w64_load(a + j + q);
+        __m256i x2 = ntt_w64_load(a + j + h);
+        __m256i x3 = ntt_w64_load(a + j + h + q);
+        __m256i wa = ntt_w64_load(tw + h + j);
+        __m256i wb = ntt_w64_load(tw + h + q + j);
+        __m256i wc = ntt_w64_load(tw + q + j);
+        __m256i qa = lazy ? ntt_w64_load(twq + h + j) : wa;
+        __m256i qb = lazy ? ntt_w64_load(twq + h + q + j) : wb;
+        __m256i qc = lazy ? ntt_w64_load(twq + q + j) : wc;
         if (forward) {
             ntt_i64_bfly(1, &x0, &x2, wa, qa, &m, 0);
             ntt_i64_bfly(1, &x1, &x3, wb, qb, &m, 0);
@@ -328,10 +341,10 @@ ntt_i64_run4_body(int forward, uint64_t *a, size_t h, size_t j0, size_t j1, cons
             ntt_i64_bfly(0, &x0, &x2, wa, qa, &m, 0);
             ntt_i64_bfly(0, &x1, &x3, wb, qb, &m, 0);
         }
-        _mm256_storeu_si256((__m256i *)(a + j), x0);
-        _mm256_storeu_si256((__m256i *)(a + j + q), x1);
-        _mm256_storeu_si256((__m256i *)(a + j + h), x2);
-        _mm256_storeu_si256((__m256i *)(a + j + h + q), x3);
+        ntt_w64_store(a + j, x0);
+        ntt_w64_store(a + j + q, x1);
+        ntt_w64_store(a + j + h, x2);
+        ntt_w64_store(a + j + h + q, x3);
     }
     return done;
 }
@@ -371,13 +384,14 @@ ntt_i64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
                    const uint64_t *twq, const ntt_simd64_params *prm, int family) {
     ntt_i64_mod m = ntt_i64_modulus(prm, family);
     int lazy = family == NTT_SIMD_LAZY;
-    __m256i w4 = _mm256_loadu_si256((const __m256i *)(tw + 4));
+    __m256i w4 = ntt_w64_load(tw + 4);
     __m256i w2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(tw + 2)));
-    __m256i q4 = lazy ? _mm256_loadu_si256((const __m256i *)(twq + 4)) : w4;
-    __m256i q2 = lazy ? _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(twq + 2))) : w2;
+    __m256i q4 = lazy ? ntt_w64_load(twq + 4) : w4;
+    __m256i q2 = lazy ? _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(twq + 2)))
+                      : w2;
     for (size_t i = 0; i < size; i += 8) {
-        __m256i lo = _mm256_loadu_si256((const __m256i *)(a + i));
-        __m256i hi = _mm256_loadu_si256((const __m256i *)(a + i + 4));
+        __m256i lo = ntt_w64_load(a + i);
+        __m256i hi = ntt_w64_load(a + i + 4);
         for (int s = 0; s < 3; s++) {
             int h = forward ? 4 >> s : 1 << s;
             __m256i x, y;
@@ -385,8 +399,8 @@ ntt_i64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
             ntt_i64_bfly(forward, &x, &y, h == 4 ? w4 : w2, h == 4 ? q4 : q2, &m, h == 1);
             ntt_w64_join(h, x, y, &lo, &hi);
         }
-        _mm256_storeu_si256((__m256i *)(a + i), lo);
-        _mm256_storeu_si256((__m256i *)(a + i + 4), hi);
+        ntt_w64_store(a + i, lo);
+        ntt_w64_store(a + i + 4, hi);
     }
     return 1;
 }
@@ -408,14 +422,6 @@ NTT_INLINE int ntt_f64_takes(const ntt_simd64_params *prm, const double *wf) {
     return prm->family == NTT_SIMD_LAZY && wf != NULL && ntt_simd64_float_twiddles(prm->p);
 }
 
-NTT_INLINE __m256i ntt_f64_load(const uint64_t *x) {
-    return _mm256_loadu_si256((const __m256i *)x);
-}
-
-NTT_INLINE void ntt_f64_store(uint64_t *x, __m256i v) {
-    _mm256_storeu_si256((__m256i *)x, v);
-}
-
 /* Butterflies j < count of one stage; returns how many were done (multiple of 4). */
 static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
                                     const uint64_t *wq, const double *wf, const double *wfq,
@@ -425,10 +431,10 @@ static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const
     ntt_f64_mod m = ntt_f64_modulus(prm->p);
     size_t j, done = count & ~(size_t)3;
     for (j = 0; j < done; j += 4) {
-        __m256i u = ntt_f64_load(x + j), v = ntt_f64_load(y + j);
+        __m256i u = ntt_w64_load(x + j), v = ntt_w64_load(y + j);
         ntt_f64_bfly(forward, &u, &v, _mm256_loadu_pd(wf + j), _mm256_loadu_pd(wfq + j), &m, 0);
-        ntt_f64_store(x + j, u);
-        ntt_f64_store(y + j, v);
+        ntt_w64_store(x + j, u);
+        ntt_w64_store(y + j, v);
     }
     return done;
 }
@@ -438,8 +444,8 @@ static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const
 NTT_INLINE void ntt_f64_radix4(int forward, uint64_t *a, size_t h, size_t j, const double *wf,
                                const double *wfq, const ntt_f64_mod *m) {
     size_t q = h / 2;
-    __m256i x0 = ntt_f64_load(a + j), x1 = ntt_f64_load(a + j + q);
-    __m256i x2 = ntt_f64_load(a + j + h), x3 = ntt_f64_load(a + j + h + q);
+    __m256i x0 = ntt_w64_load(a + j), x1 = ntt_w64_load(a + j + q);
+    __m256i x2 = ntt_w64_load(a + j + h), x3 = ntt_w64_load(a + j + h + q);
     __m256d wa = _mm256_loadu_pd(wf + h + j), qa = _mm256_loadu_pd(wfq + h + j);
     __m256d wb = _mm256_loadu_pd(wf + h + q + j), qb = _mm256_loadu_pd(wfq + h + q + j);
     __m256d wc = _mm256_loadu_pd(wf + q + j), qc = _mm256_loadu_pd(wfq + q + j);
@@ -454,10 +460,10 @@ NTT_INLINE void ntt_f64_radix4(int forward, uint64_t *a, size_t h, size_t j, con
         ntt_f64_bfly(0, &x0, &x2, wa, qa, m, 0);
         ntt_f64_bfly(0, &x1, &x3, wb, qb, m, 0);
     }
-    ntt_f64_store(a + j, x0);
-    ntt_f64_store(a + j + q, x1);
-    ntt_f64_store(a + j + h, x2);
-    ntt_f64_store(a + j + h + q, x3);
+    ntt_w64_store(a + j, x0);
+    ntt_w64_store(a + j + q, x1);
+    ntt_w64_store(a + j + h, x2);
+    ntt_w64_store(a + j + h + q, x3);
 }
 
 /* Radix-4 groups j0 <= j < j1 of [0, h/2); returns how many were done.  Two groups
@@ -510,29 +516,20 @@ static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
     __m256d w4 = _mm256_loadu_pd(twf + 4), q4 = _mm256_loadu_pd(twfq + 4);
     __m256d w2 = _mm256_broadcast_pd((const __m128d *)(twf + 2));
     __m256d q2 = _mm256_broadcast_pd((const __m128d *)(twfq + 2));
-    __m256d none = _mm256_setzero_pd();
     for (size_t i = 0; i < size; i += 16) {
-        __m256i lo0 = ntt_f64_load(a + i), hi0 = ntt_f64_load(a + i + 4);
-        __m256i lo1 = ntt_f64_load(a + i + 8), hi1 = ntt_f64_load(a + i + 12);
-        if (forward) {
-            ntt_f64_small_stage(1, 4, &lo0, &hi0, w4, q4, &m);
-            ntt_f64_small_stage(1, 4, &lo1, &hi1, w4, q4, &m);
-            ntt_f64_small_stage(1, 2, &lo0, &hi0, w2, q2, &m);
-            ntt_f64_small_stage(1, 2, &lo1, &hi1, w2, q2, &m);
-            ntt_f64_small_stage(1, 1, &lo0, &hi0, none, none, &m);
-            ntt_f64_small_stage(1, 1, &lo1, &hi1, none, none, &m);
-        } else {
-            ntt_f64_small_stage(0, 1, &lo0, &hi0, none, none, &m);
-            ntt_f64_small_stage(0, 1, &lo1, &hi1, none, none, &m);
-            ntt_f64_small_stage(0, 2, &lo0, &hi0, w2, q2, &m);
-            ntt_f64_small_stage(0, 2, &lo1, &hi1, w2, q2, &m);
-            ntt_f64_small_stage(0, 4, &lo0, &hi0, w4, q4, &m);
-            ntt_f64_small_stage(0, 4, &lo1, &hi1, w4, q4, &m);
+        __m256i lo0 = ntt_w64_load(a + i), hi0 = ntt_w64_load(a + i + 4);
+        __m256i lo1 = ntt_w64_load(a + i + 8), hi1 = ntt_w64_load(a + i + 12);
+        for (int s = 0; s < 3; s++) {   /* h = 4, 2, 1 (DIF) or 1, 2, 4 (DIT) */
+            int h = forward ? 4 >> s : 1 << s;
+            __m256d w = h == 4 ? w4 : h == 2 ? w2 : _mm256_setzero_pd();   /* h = 1: none */
+            __m256d wq = h == 4 ? q4 : h == 2 ? q2 : _mm256_setzero_pd();
+            ntt_f64_small_stage(forward, h, &lo0, &hi0, w, wq, &m);
+            ntt_f64_small_stage(forward, h, &lo1, &hi1, w, wq, &m);
         }
-        ntt_f64_store(a + i, lo0);
-        ntt_f64_store(a + i + 4, hi0);
-        ntt_f64_store(a + i + 8, lo1);
-        ntt_f64_store(a + i + 12, hi1);
+        ntt_w64_store(a + i, lo0);
+        ntt_w64_store(a + i + 4, hi0);
+        ntt_w64_store(a + i + 8, lo1);
+        ntt_w64_store(a + i + 12, hi1);
     }
     return 1;
 }
@@ -557,7 +554,7 @@ static inline size_t ntt_simd64_times(const uint64_t *src, uint64_t *dst, const 
     ntt_f64_mod m = ntt_f64_modulus(prm->p);
     size_t i, done = count & ~(size_t)3;
     for (i = 0; i < done; i += 4)
-        ntt_f64_store(dst + i, ntt_f64_times(ntt_f64_load(src + i), _mm256_loadu_pd(wf + i),
+        ntt_w64_store(dst + i, ntt_f64_times(ntt_w64_load(src + i), _mm256_loadu_pd(wf + i),
                                              _mm256_loadu_pd(wfq + i), &m, fold));
     return done;
 }
@@ -570,12 +567,12 @@ static inline size_t ntt_simd64_scale(uint64_t *a, size_t count, uint64_t c,
     if (prm->family != NTT_SIMD_LAZY || !ntt_simd64_float_twiddles(p))
         return 0;
     ntt_f64_mod m = ntt_f64_modulus(p);
-    /* the balanced double of c and its correctly rounded quotient by p, as the tables */
-    double cb = c > (p - 1) / 2 ? -(double)(p - c) : (double)c;
+    /* c's pair as the tables hold it: balanced, and its correctly rounded quotient by p */
+    double cb = ntt_f64_balanced(c, p);
     __m256d w = _mm256_set1_pd(cb), wq = _mm256_set1_pd(cb / (double)p);
     size_t i, done = count & ~(size_t)3;
     for (i = 0; i < done; i += 4)
-        ntt_f64_store(a + i, ntt_f64_times(ntt_f64_load(a + i), w, wq, &m, 1));
+        ntt_w64_store(a + i, ntt_f64_times(ntt_w64_load(a + i), w, wq, &m, 1));
     return done;
 }
 
@@ -590,8 +587,8 @@ NTT_INLINE uint64_t ntt_f64_redc(uint64_t c, uint64_t p, uint64_t pinv) {
  * constant is c = f 2^128 mod p (pointwise_constant, Montgomery R = 2^64; f is
  * recovered by two Montgomery reductions).  Odd p < NTT_SIMD64_FLOAT_P_MAX, any
  * family (the result is a value, not a family form); larger odd p in the integer
- * Montgomery kernel.  a is balanced into
- * (-p/2, p/2] so both products meet ntt_f64_mulmod_pinv's |X| < p/2, f likewise.
+ * Montgomery kernel.  a is balanced into (-p/2, p/2] so both products meet
+ * ntt_f64_mulmod_pinv's |X| < p/2, f likewise.
  * Returns the count done (multiple of 4). */
 static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
                                           size_t count, uint64_t c,
@@ -604,22 +601,22 @@ static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, 
         __m256i vc = _mm256_set1_epi64x((long long)c);
         size_t i, done = count & ~(size_t)3;
         for (i = 0; i < done; i += 4) {
-            __m256i x = ntt_i64_mont64(_mm256_loadu_si256((const __m256i *)(a + i)),
-                                       _mm256_loadu_si256((const __m256i *)(b + i)), &im);
-            _mm256_storeu_si256((__m256i *)(out + i), ntt_i64_mont64(x, vc, &im));
+            __m256i x = ntt_i64_mont64(ntt_w64_load(a + i),
+                                       ntt_w64_load(b + i), &im);
+            ntt_w64_store(out + i, ntt_i64_mont64(x, vc, &im));
         }
         return done;
     }
     uint64_t f = ntt_f64_redc(ntt_f64_redc(c, p, prm->pinv), p, prm->pinv);
     ntt_f64_mod m = ntt_f64_modulus(p);
-    __m256d vf = _mm256_set1_pd(f > (p - 1) / 2 ? (double)f - (double)p : (double)f);
+    __m256d vf = _mm256_set1_pd(ntt_f64_balanced(f, p));
     size_t i, done = count & ~(size_t)3;
     for (i = 0; i < done; i += 4) {
-        __m256d x = ntt_f64_from(ntt_f64_load(a + i), &m);
-        __m256d y = ntt_f64_from(ntt_f64_load(b + i), &m);
+        __m256d x = ntt_f64_from(ntt_w64_load(a + i), &m);
+        __m256d y = ntt_f64_from(ntt_w64_load(b + i), &m);
         x = _mm256_sub_pd(x, _mm256_and_pd(_mm256_cmp_pd(x, m.half_p, _CMP_GT_OQ), m.p));
         __m256d r = ntt_f64_mulmod_pinv(ntt_f64_mulmod_pinv(x, y, &m), vf, &m);
-        ntt_f64_store(out + i, ntt_f64_fold(ntt_f64_plus_p(r, &m), m.p_i));
+        ntt_w64_store(out + i, ntt_f64_fold(ntt_f64_plus_p(r, &m), m.p_i));
     }
     return done;
 }

@@ -93,22 +93,16 @@ NTT_INLINE void ntt_tile64_out(const uint64_t *t, uint64_t *dst, const size_t ro
     }
 }
 
-/* The tile's rows src[row[k] ...] (one cache line each) copied to t, packed. */
-NTT_INLINE void ntt_tile32_in(const uint32_t *src, const size_t row[16], uint32_t *t) {
-    for (int k = 0; k < 16; k++) {
-        _mm256_store_si256((__m256i *)(t + 16 * k),
-                           _mm256_loadu_si256((const __m256i *)(src + row[k])));
-        _mm256_store_si256((__m256i *)(t + 16 * k + 8),
-                           _mm256_loadu_si256((const __m256i *)(src + row[k] + 8)));
-    }
-}
-
-NTT_INLINE void ntt_tile64_in(const uint64_t *src, const size_t row[8], uint64_t *t) {
-    for (int k = 0; k < 8; k++) {
-        _mm256_store_si256((__m256i *)(t + 8 * k),
-                           _mm256_loadu_si256((const __m256i *)(src + row[k])));
-        _mm256_store_si256((__m256i *)(t + 8 * k + 4),
-                           _mm256_loadu_si256((const __m256i *)(src + row[k] + 4)));
+/* A tile's rows (one 64-byte cache line each, at src + row[k] elements of `size`
+ * bytes) copied to t, packed: 16 uint32 rows or 8 uint64 rows alike. */
+NTT_INLINE void ntt_tile_in(const void *src, size_t size, const size_t *row, int rows,
+                            void *t) {
+    for (int k = 0; k < rows; k++) {
+        const char *from = (const char *)src + row[k] * size;
+        char *to = (char *)t + 64 * k;
+        _mm256_store_si256((__m256i *)to, _mm256_loadu_si256((const __m256i *)from));
+        _mm256_store_si256((__m256i *)(to + 32),
+                           _mm256_loadu_si256((const __m256i *)(from + 32)));
     }
 }
 
@@ -124,7 +118,7 @@ static inline int ntt_simd_bitrev32(const uint32_t *src, uint32_t *dst, int bits
     uint32_t t[256] __attribute__((aligned(32)));
     ntt_tile_rows(rev, bits - 4, 16, row);
     for (size_t m = m0; m < m1; m++) {
-        ntt_tile32_in(src + rev[m << 4], row, t);
+        ntt_tile_in(src + rev[m << 4], 4, row, 16, t);
         ntt_tile32_out(t, dst + (m << 4), row, _mm256_setzero_si256());
     }
     return 1;
@@ -136,7 +130,7 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
     uint64_t t[64] __attribute__((aligned(32)));
     ntt_tile_rows(rev, bits - 3, 8, row);
     for (size_t m = m0; m < m1; m++) {
-        ntt_tile64_in(src + rev[m << 3], row, t);
+        ntt_tile_in(src + rev[m << 3], 8, row, 8, t);
         ntt_tile64_out(t, dst + (m << 3), row, _mm256_setzero_si256());
     }
     return 1;
@@ -152,9 +146,9 @@ static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_
         size_t mine = m << 4, other = rev[mine];   /* other = rev(m) << 4 */
         if (other < mine)
             continue;                              /* done with its partner */
-        ntt_tile32_in(a + other, row, x);          /* tile m's values: tile m''s rows */
+        ntt_tile_in(a + other, 4, row, 16, x);          /* tile m's values: tile m''s rows */
         if (other != mine) {
-            ntt_tile32_in(a + mine, row, y);
+            ntt_tile_in(a + mine, 4, row, 16, y);
             ntt_tile32_out(y, a + other, row, p);
         }
         ntt_tile32_out(x, a + mine, row, p);
@@ -172,9 +166,9 @@ static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_
         size_t mine = m << 3, other = rev[mine];
         if (other < mine)
             continue;
-        ntt_tile64_in(a + other, row, x);
+        ntt_tile_in(a + other, 8, row, 8, x);
         if (other != mine) {
-            ntt_tile64_in(a + mine, row, y);
+            ntt_tile_in(a + mine, 8, row, 8, y);
             ntt_tile64_out(y, a + other, row, p);
         }
         ntt_tile64_out(x, a + mine, row, p);

@@ -57,10 +57,10 @@ void shim_bfly(int forward, uint64_t p, uint64_t *u, uint64_t *v, const double *
                const double *wq, size_t n) {
     ntt_f64_mod m = ntt_f64_modulus(p);
     for (size_t i = 0; i < n; i += 4) {
-        __m256i x = ntt_f64_load(u + i), y = ntt_f64_load(v + i);
+        __m256i x = ntt_w64_load(u + i), y = ntt_w64_load(v + i);
         ntt_f64_bfly(forward, &x, &y, _mm256_loadu_pd(w + i), _mm256_loadu_pd(wq + i), &m, 0);
-        ntt_f64_store(u + i, x);
-        ntt_f64_store(v + i, y);
+        ntt_w64_store(u + i, x);
+        ntt_w64_store(v + i, y);
     }
 }
 """
