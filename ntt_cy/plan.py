@@ -8,7 +8,8 @@ import numpy as np
 
 from ntt_cy import _checks
 from ntt_cy import _ntt
-from ntt_cy._aligned import aligned_copy, aligned_empty
+from ntt_cy._aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWIDDLES, aligned_copy,
+                             aligned_empty)
 from ntt_cy._scratch import scratch
 from ntt_cy._threads import effective_threads
 from ntt_cy.primes import root_of_unity
@@ -48,6 +49,19 @@ def float_twiddles(tw: np.ndarray, p: int) -> tuple:
     signed = tw.astype(np.int64)
     balanced = np.where(signed > (p - 1) // 2, signed - p, signed).astype(np.float64)
     return balanced, balanced / np.float64(p)
+
+
+def table_page_offset(key: str) -> int:
+    """Where in a page a table starts (see ntt_cy/_aligned.pyx): the stage twiddles
+    and their quotients apart from each other and from the data, so a radix-4 group's
+    ten streams do not share one L1 set."""
+    if key.startswith(("twist", "untwist")):
+        return PAGE_ELEMENTWISE
+    if key.endswith("_tw") or key.endswith("_tw_f"):
+        return PAGE_TWIDDLES
+    if key.endswith("_q") or key.endswith("_fq"):
+        return PAGE_QUOTIENTS
+    return 0
 
 
 def bit_reversal_permutation(n: int) -> np.ndarray:
@@ -156,7 +170,7 @@ class NTTPlan:
             self._family_form(family, twist, arrays, "twist")
             self._family_form(family, self._powers(pow(psi, -1, p), n_inv, n), arrays, "untwist")
         scale, scale_q = self._scalar_form(family, n_inv)
-        arrays = {key: aligned_copy(table) for key, table in arrays.items()}
+        arrays = {key: aligned_copy(table, table_page_offset(key)) for key, table in arrays.items()}
         return _ntt.TransformTables(family, self._modulus, arrays, n, scale, scale_q)
 
     # ------------------------------------------------------------------ transforms

@@ -34,3 +34,25 @@ def test_kernel_operands_are_aligned():
     assert aligned(_scratch.scratch("t-align", (3, 100), np.uint32))
     big = _scratch.scratch("t-align-big", (_scratch.LIMIT_BYTES // 8 + 1,), np.uint64)
     assert aligned(big)
+
+
+def test_page_placement_of_tables_and_data():
+    # See ntt_cy/_aligned.pyx: data at a page start, stage twiddles and their Shoup
+    # quotients a quarter and three quarters into a page, so that a radix-4 group's
+    # streams never share one L1 set.
+    from ntt_cy._aligned import PAGE, PAGE_DATA, PAGE_QUOTIENTS, PAGE_TWIDDLES
+
+    plan = get_plan(1 << 12, 998244353)
+    tables = plan.tables("lazy").arrays
+    offsets = {key: table.ctypes.data % PAGE for key, table in tables.items()}
+    assert offsets["fwd_tw"] == offsets["inv_tw"] == PAGE_TWIDDLES
+    assert offsets["fwd_tw_q"] == offsets["inv_tw_q"] == PAGE_QUOTIENTS
+    assert len({PAGE_DATA, PAGE_TWIDDLES, PAGE_QUOTIENTS}) == 3
+    x = np.arange(1 << 12) % 998244353
+    assert ntt_cy.ntt(x, 998244353).ctypes.data % PAGE == PAGE_DATA
+    for offset in (0, 64, 1024, 4032):
+        a = aligned_empty(PAGE // 4, np.uint32, offset)
+        assert a.ctypes.data % PAGE == offset and a.size == PAGE // 4
+    assert aligned_empty(5, np.uint32, 1024).ctypes.data % ALIGN == 0   # below a page: ALIGN
+    with pytest.raises(ValueError, match="multiple of 64"):
+        aligned_empty(PAGE, np.uint8, 100)
