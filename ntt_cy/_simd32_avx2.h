@@ -341,6 +341,25 @@ ntt_w32_small_stage(int forward, int h, __m256i *lo, __m256i *hi, __m256i w, __m
     ntt_w32_join(h, x, y, lo, hi);
 }
 
+/* The last four DIF stages (h = 8, 4, 2, 1), or the first four DIT stages, on
+ * `count` segments of 16 held in (lo[s], hi[s]), stage by stage across them. */
+NTT_INLINE void ntt_w32_small_segments(int forward, __m256i *lo, __m256i *hi, int count,
+                                       __m256i w8, __m256i q8, __m256i w4, __m256i q4,
+                                       __m256i w2, __m256i q2, __m256i w1, __m256i q1,
+                                       const ntt_w32_mod *m) {
+    if (forward) {
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 8, &lo[s], &hi[s], w8, q8, m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 4, &lo[s], &hi[s], w4, q4, m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 2, &lo[s], &hi[s], w2, q2, m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 1, &lo[s], &hi[s], w1, q1, m);
+    } else {
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 1, &lo[s], &hi[s], w1, q1, m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 2, &lo[s], &hi[s], w2, q2, m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 4, &lo[s], &hi[s], w4, q4, m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 8, &lo[s], &hi[s], w8, q8, m);
+    }
+}
+
 /* The last four DIF stages (h = 8, 4, 2, 1) or first four DIT stages over
  * a[0:size], 16 elements at a time, in registers; 1 when done, 0 when it cannot. */
 static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
@@ -359,20 +378,25 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
     q4 = lazy ? ntt_w32_stage_twiddles(twq, 4) : w4;
     q2 = lazy ? ntt_w32_stage_twiddles(twq, 2) : w2;
     q1 = lazy ? ntt_w32_stage_twiddles(twq, 1) : w1;
-    for (size_t i = 0; i < size; i += 16) {
+    /* Two segments per step, their stages interleaved: one segment's four stages are
+     * one long dependency chain (Zen 3: 0.29 -> 0.26 ns per butterfly, in L1). */
+    size_t i = 0, pairs = size & ~(size_t)31;
+    for (; i < pairs; i += 32) {
+        __m256i lo[2], hi[2];
+        for (int s = 0; s < 2; s++) {
+            lo[s] = _mm256_loadu_si256((const __m256i *)(a + i + 16 * s));
+            hi[s] = _mm256_loadu_si256((const __m256i *)(a + i + 16 * s + 8));
+        }
+        ntt_w32_small_segments(forward, lo, hi, 2, w8, q8, w4, q4, w2, q2, w1, q1, &m);
+        for (int s = 0; s < 2; s++) {
+            _mm256_storeu_si256((__m256i *)(a + i + 16 * s), lo[s]);
+            _mm256_storeu_si256((__m256i *)(a + i + 16 * s + 8), hi[s]);
+        }
+    }
+    if (i < size) {   /* an odd segment at the end */
         __m256i lo = _mm256_loadu_si256((const __m256i *)(a + i));
         __m256i hi = _mm256_loadu_si256((const __m256i *)(a + i + 8));
-        if (forward) {
-            ntt_w32_small_stage(1, 8, &lo, &hi, w8, q8, &m);
-            ntt_w32_small_stage(1, 4, &lo, &hi, w4, q4, &m);
-            ntt_w32_small_stage(1, 2, &lo, &hi, w2, q2, &m);
-            ntt_w32_small_stage(1, 1, &lo, &hi, w1, q1, &m);
-        } else {
-            ntt_w32_small_stage(0, 1, &lo, &hi, w1, q1, &m);
-            ntt_w32_small_stage(0, 2, &lo, &hi, w2, q2, &m);
-            ntt_w32_small_stage(0, 4, &lo, &hi, w4, q4, &m);
-            ntt_w32_small_stage(0, 8, &lo, &hi, w8, q8, &m);
-        }
+        ntt_w32_small_segments(forward, &lo, &hi, 1, w8, q8, w4, q4, w2, q2, w1, q1, &m);
         _mm256_storeu_si256((__m256i *)(a + i), lo);
         _mm256_storeu_si256((__m256i *)(a + i + 8), hi);
     }
