@@ -105,6 +105,13 @@ cdef extern from "_simd_bitrev_avx512.h" nogil:
                                   size_t m1, uint32_t fold_p)
     int ntt_simd_bitrev64_inplace(uint64_t* a, int bits, const uint32_t* rev, size_t m0,
                                   size_t m1, uint64_t fold_p)
+    # The in-place permutation with the last four DIF stages on the way (AVX2 builds;
+    # NTT_CY_FUSED_DIF4_BITREV32 says whether this build has it).
+    int NTT_CY_FUSED_DIF4_BITREV32
+    int ntt_simd_dif4_bitrev32_inplace(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
+                                       size_t m1, uint32_t fold_p, const uint32_t* tw,
+                                       const uint32_t* twq, uint32_t p, uint32_t pinv,
+                                       uint64_t mu, int family)
 
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
@@ -430,10 +437,11 @@ cdef inline Py_ssize_t split(Py_ssize_t count, int part, int parts) noexcept nog
 # ------------------------------------------------------- stage schedules
 
 cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
-                     const Tables* t) noexcept nogil:
-    # All stages with half-length half_hi, half_hi/2, ..., 1 on a[0:size].  Stages
-    # whose blocks exceed an L1 sub-block sweep a[0:size]; then each sub-block takes
-    # all of its remaining stages before the next one is touched.
+                     const Tables* t, Py_ssize_t lowest) noexcept nogil:
+    # All stages with half-length half_hi, half_hi/2, ..., lowest (1, or 16 when the
+    # permutation takes the last four: FUSED_TAIL) on a[0:size].  Stages whose blocks
+    # exceed an L1 sub-block sweep a[0:size]; then each sub-block takes all of its
+    # remaining stages before the next one is touched.
     cdef Py_ssize_t half = half_hi, s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
     if size > blk and half_hi >= blk:
         while half >= blk:
@@ -446,9 +454,9 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
                     dif_run(a + 2 * half * s, half, 0, half, t)
                 half >>= 1
         for s in range(size // blk):
-            dif_stages(a + blk * s, blk, half, t)
+            dif_stages(a + blk * s, blk, half, t, lowest)
         return
-    while half >= 1:
+    while half >= lowest:
         if half == small_half(a) and simd_small_stages(1, a, size, t, &t.fwd):
             return
         if half >= 4 * small_half(a):  # two stages at once; at most one radix-2 before the tail
@@ -604,14 +612,14 @@ cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
 
 cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
                        const Tables* t, Py_ssize_t half, const lane_t* src,
-                       uint64_t* seen) noexcept nogil:
+                       uint64_t* seen, Py_ssize_t lowest) noexcept nogil:
     # Forward DIF stages half, half/2, ..., 1 of a[0:n] (half = n/2 for a whole
     # transform): the large stages (blocks bigger than the chunk c) sweep the whole
     # array, two at a time, then the rest run chunk by chunk.  With parts > 1 this is
     # one thread's share inside an OpenMP region (every sweep split between the
     # threads, a barrier after each sweep).  src != a: the input is src, copied into a
     # by the first sweep (or chunk by chunk when there is no large stage), *seen
-    # raised to its largest value.
+    # raised to its largest value.  lowest: see dif_stages (16 needs c >= 16).
     cdef Py_ssize_t nchunks = n // c, k
     while half >= c:
         dif_large_pass(a, n, half, part, parts, t, src, seen)
@@ -622,8 +630,8 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
         if src != a:
             copy_max(src + k * c, a + k * c, c, seen)
-        if half >= 1:
-            dif_stages(a + k * c, c, half, t)
+        if half >= lowest:
+            dif_stages(a + k * c, c, half, t, lowest)
 
 
 cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
@@ -803,7 +811,7 @@ cdef inline void tile_columns_out(const lane_t* tile, lane_t* a, const Py_ssize_
 
 
 cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fold, int part,
-                              int parts) noexcept nogil:
+                              int parts, bint dif_tail) noexcept nogil:
     # a[i] <-> a[rev(i)] in place, and with fold LAZY's [0, 2p) mapped to [0, p) on
     # the way.  Index i = hi | m | lo with outer fields of `field` bits: tile m (2^field
     # x 2^field values) takes its values from tile rev(m) and gives its own to it, so
@@ -830,6 +838,12 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
     tiles = <Py_ssize_t>1 << (bits - 2 * field)
     owned_tiles(rev, tiles, field, part, parts, &m0, &m1)
     if lane_t is uint32_t:
+        if dif_tail:   # the caller checked fused_tail(): this build has it
+            ntt_simd_dif4_bitrev32_inplace(a, bits, rev, m0, m1, p, <const uint32_t*>t.fwd.w,
+                                           <const uint32_t*>t.fwd.q, <uint32_t>t.mod.p,
+                                           <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
+                                           t.family)
+            return
         if ntt_simd_bitrev32_inplace(a, bits, rev, m0, m1, p):
             return
     else:
@@ -889,6 +903,18 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
 # A row's passes run in this thread (threads == 1) or in one OpenMP region whose
 # threads split every pass, with a barrier wherever a pass reads another's output.
 
+cdef inline bint fused_tail(lane_t* a, Py_ssize_t n, Py_ssize_t c) noexcept nogil:
+    # Whether a natural-order forward leaves its last four stages (h = 8..1) to the
+    # permutation (ntt_simd_dif4_bitrev32_inplace): uint32 lanes in builds that have
+    # it, whole 16 x 16 tiles (n >= 256) and chunks that keep stages 8..1 out of the
+    # large sweeps (c >= 16).  Measured on Zen 3 (AVX2), n = 2^17: those four stages
+    # cost 0.26-0.30 ns per butterfly with the in-register shuffles of
+    # ntt_simd32_small_stages, and the permutation a pass of its own.
+    if lane_t is uint32_t:
+        return NTT_CY_FUSED_DIF4_BITREV32 != 0 and n >= 256 and c >= 16
+    return False
+
+
 cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
                        const Tables* t, bint natural, bint reduced, uint64_t* seen, int part,
                        int parts) noexcept nogil:
@@ -899,6 +925,7 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
     # the largest value of this part's share of src, by the first sweep's copy or, for
     # negacyclic plans, a read pass of its own.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
+    cdef bint tail = natural and fused_tail(dst, n, c)
     if t.twist.w != NULL and src != dst:
         max_range(src, lo, hi, seen)
     if t.twist.w != NULL:   # negacyclic: the twist pass makes the copy
@@ -906,12 +933,12 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
         src = dst
         if parts > 1:
             ntt_cy_barrier()
-    dif_schedule(dst, n, c, part, parts, t, n >> 1, src, seen)
+    dif_schedule(dst, n, c, part, parts, t, n >> 1, src, seen, 16 if tail else 1)
     if natural or reduced:   # else LAZY leaves [0, 2p), see forward()
         if parts > 1:
             ntt_cy_barrier()
         if natural:
-            bit_reverse_inplace(dst, n, t, True, part, parts)
+            bit_reverse_inplace(dst, n, t, True, part, parts, tail)
         else:
             finish_forward(dst, lo, hi, t)
 
@@ -924,7 +951,7 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
     if natural and src != dst:
         permute_copy(src, dst, n, t, part, parts)
     elif natural:
-        bit_reverse_inplace(dst, n, t, False, part, parts)
+        bit_reverse_inplace(dst, n, t, False, part, parts, False)
     else:
         copy_range(src, dst, lo, hi)
     if mb != NULL and c < 2:   # no chunk stages to carry the product (n = 1)
@@ -1004,7 +1031,7 @@ cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, 
                       reduce_src, max_seen)
     if parts > 1:
         ntt_cy_barrier()
-    dif_schedule(a, n, c, part, parts, t, n >> 3, a, NULL)
+    dif_schedule(a, n, c, part, parts, t, n >> 3, a, NULL, 1)
     if reduced:
         if parts > 1:
             ntt_cy_barrier()

@@ -10,6 +10,7 @@
 #ifndef NTT_CY_SIMD_BITREV_AVX2_H
 #define NTT_CY_SIMD_BITREV_AVX2_H
 #include <immintrin.h>
+#include "_simd32_avx512.h"   /* the 8-lane butterflies of _simd32_avx2.h */
 
 /* r[k] <- column k of the 8 x 8 matrix of 32-bit values whose rows are r[0..7]. */
 NTT_INLINE void ntt_transpose8x32(__m256i r[8]) {
@@ -152,6 +153,110 @@ static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_
             ntt_tile32_out(y, a + other, row, p);
         }
         ntt_tile32_out(x, a + mine, row, p);
+    }
+    return 1;
+}
+
+/* ---- The last four DIF stages fused into the permutation (uint32, every family).
+ * A tile's rows are whole 16-value segments of the DIF, the blocks of its last four
+ * stages (h = 8, 4, 2, 1).  Stage 8 pairs a row's two halves, so it runs on each row
+ * as the row is read; after a quadrant's 8 x 8 transpose, vector k holds column
+ * c = 8 qc + k of eight rows, so stages 4, 2 and 1 pair whole vectors (columns c and
+ * c + h, twiddle tw[h + c mod h] broadcast): no shuffles for the butterflies, unlike
+ * ntt_simd32_small_stages, and no pass of their own.  The butterflies are
+ * ntt_w32_bfly's, value for value, so results are those of the unfused order. */
+#define NTT_CY_FUSED_DIF4_BITREV32 1
+
+typedef struct {
+    ntt_w32_mod m;
+    __m256i w8, q8, w4[4], q4[4], w2[2], q2[2];
+} ntt_dif4_twiddles;
+
+NTT_INLINE void ntt_dif4_twiddles_load(ntt_dif4_twiddles *d, const uint32_t *tw,
+                                       const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                       uint64_t mu, int family) {
+    int lazy = family == NTT_SIMD_LAZY;
+    d->m = ntt_w32_modulus(p, pinv, mu, family);
+    d->w8 = _mm256_loadu_si256((const __m256i *)(tw + 8));
+    d->q8 = lazy ? _mm256_loadu_si256((const __m256i *)(twq + 8)) : d->w8;
+    for (int k = 0; k < 4; k++) {
+        d->w4[k] = _mm256_set1_epi32((int)tw[4 + k]);
+        d->q4[k] = lazy ? _mm256_set1_epi32((int)twq[4 + k]) : d->w4[k];
+    }
+    for (int k = 0; k < 2; k++) {
+        d->w2[k] = _mm256_set1_epi32((int)tw[2 + k]);
+        d->q2[k] = lazy ? _mm256_set1_epi32((int)twq[2 + k]) : d->w2[k];
+    }
+}
+
+/* Rows at a + row[k] through stage 8 into t (row k at t + 16k). */
+NTT_INLINE void ntt_tile32_in_dif8(const uint32_t *a, const size_t row[16], uint32_t *t,
+                                   const ntt_dif4_twiddles *d) {
+    for (int k = 0; k < 16; k++) {
+        __m256i lo = _mm256_loadu_si256((const __m256i *)(a + row[k]));
+        __m256i hi = _mm256_loadu_si256((const __m256i *)(a + row[k] + 8));
+        ntt_w32_bfly(1, &lo, &hi, d->w8, d->q8, &d->m, 0);
+        _mm256_store_si256((__m256i *)(t + 16 * k), lo);
+        _mm256_store_si256((__m256i *)(t + 16 * k + 8), hi);
+    }
+}
+
+/* Stages 4, 2, 1 on eight transposed columns c[k] (k = column mod 8). */
+NTT_INLINE void ntt_columns_dif421(__m256i c[8], const ntt_dif4_twiddles *d) {
+    for (int k = 0; k < 4; k++)
+        ntt_w32_bfly(1, &c[k], &c[k + 4], d->w4[k], d->q4[k], &d->m, 0);
+    for (int k = 0; k < 8; k += 4)
+        for (int e = 0; e < 2; e++)
+            ntt_w32_bfly(1, &c[k + e], &c[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
+    for (int k = 0; k < 8; k += 2)   /* twiddle 1 */
+        ntt_w32_bfly(1, &c[k], &c[k + 1], d->w8, d->q8, &d->m, 1);
+}
+
+/* As ntt_tile32_out, with stages 4, 2, 1 on the transposed quadrants. */
+NTT_INLINE void ntt_tile32_out_dif421(const uint32_t *t, uint32_t *dst, const size_t row[16],
+                                      __m256i fold_p, const ntt_dif4_twiddles *d) {
+    for (int qc = 0; qc < 2; qc++) {
+        __m256i lo[8], hi[8];
+        for (int k = 0; k < 8; k++)
+            lo[k] = _mm256_load_si256((const __m256i *)(t + 16 * k + 8 * qc));
+        ntt_transpose8x32(lo);
+        ntt_columns_dif421(lo, d);
+        for (int k = 0; k < 8; k++)
+            hi[k] = _mm256_load_si256((const __m256i *)(t + 16 * (8 + k) + 8 * qc));
+        ntt_transpose8x32(hi);
+        ntt_columns_dif421(hi, d);
+        for (int k = 0; k < 8; k++) {
+            uint32_t *out = dst + row[8 * qc + k];
+            _mm256_storeu_si256((__m256i *)out, ntt_fold32(lo[k], fold_p));
+            _mm256_storeu_si256((__m256i *)(out + 8), ntt_fold32(hi[k], fold_p));
+        }
+    }
+}
+
+/* ntt_simd32_bitrev32_inplace of a DIF that stopped before stage 8: the tiles take
+ * stages 8, 4, 2, 1 on the way (tw, twq: the forward stage twiddles; family etc. as
+ * ntt_simd32_small_stages). */
+static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                                 size_t m0, size_t m1, uint32_t fold_p,
+                                                 const uint32_t *tw, const uint32_t *twq,
+                                                 uint32_t p, uint32_t pinv, uint64_t mu,
+                                                 int family) {
+    const __m256i fp = _mm256_set1_epi32((int)fold_p);
+    ntt_dif4_twiddles d;
+    size_t row[16];
+    uint32_t x[256] __attribute__((aligned(32))), y[256] __attribute__((aligned(32)));
+    ntt_dif4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
+    ntt_tile_rows(rev, bits - 4, 16, row);
+    for (size_t m = m0; m < m1; m++) {
+        size_t mine = m << 4, other = rev[mine];
+        if (other < mine)
+            continue;
+        ntt_tile32_in_dif8(a + other, row, x, &d);
+        if (other != mine) {
+            ntt_tile32_in_dif8(a + mine, row, y, &d);
+            ntt_tile32_out_dif421(y, a + other, row, fp, &d);
+        }
+        ntt_tile32_out_dif421(x, a + mine, row, fp, &d);
     }
     return 1;
 }

@@ -407,13 +407,18 @@ def test_pointwise_inverse_equals_product_then_inverse(isa, p, lanes):
 
 @pytest.mark.parametrize("isa", supported_isas())
 @pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (998244353, np.uint64),
-                                     (2**64 - 2**32 + 1, np.uint64)])
+                                     (2**64 - 2**32 + 1, np.uint64),
+                                     # uint32 edges: the largest LAZY prime with 2^20 | p - 1
+                                     # (4p just below 2^32), and one with no LAZY headroom
+                                     (1053818881, np.uint32), (2281701377, np.uint32)])
 def test_natural_order_is_the_bit_reversed_order_permuted(isa, p, lanes):
     # natural order: the forward permutes its DIF output in place (tile pairs swapped,
     # LAZY's range folded on the way), the inverse gathers its input through
     # permute_copy or permutes in place; AVX-512 builds transpose tiles in registers.
     # Every size, both directions, every family, out of place and in place, one row
-    # shared by 1, 2 and 3 threads (each moves the tile pairs it owns).
+    # shared by 1, 2 and 3 threads (each moves the tile pairs it owns).  On uint32 lanes
+    # the AVX2 build's natural-order forward runs the last four DIF stages inside the
+    # permutation (fused_tail), the bit-reversed one does not: the two must agree.
     kernels = load(isa)
     rng = np.random.default_rng(7)
     for bits in list(range(0, 15)) + [17]:
