@@ -236,15 +236,15 @@ NTT_INLINE void ntt_tile32_out_dif421(const uint32_t *t, uint32_t *dst, const si
 /* ntt_simd32_bitrev32_inplace of a DIF that stopped before stage 8: the tiles take
  * stages 8, 4, 2, 1 on the way (tw, twq: the forward stage twiddles; family etc. as
  * ntt_simd32_small_stages). */
-static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                                 size_t m0, size_t m1, uint32_t fold_p,
-                                                 const uint32_t *tw, const uint32_t *twq,
-                                                 uint32_t p, uint32_t pinv, uint64_t mu,
-                                                 int family) {
+NTT_INLINE int ntt_dif4_bitrev32_loop(int forward, int family, uint32_t *a, int bits,
+                                      const uint32_t *rev, size_t m0, size_t m1, uint32_t fold_p,
+                                      const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                      uint32_t pinv, uint64_t mu) {
     const __m256i fp = _mm256_set1_epi32((int)fold_p);
     ntt_dif4_twiddles d;
     size_t row[16];
     uint32_t x[256] __attribute__((aligned(32))), y[256] __attribute__((aligned(32)));
+    (void)forward;   /* always a DIF */
     ntt_dif4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
     ntt_tile_rows(rev, bits - 4, 16, row);
     for (size_t m = m0; m < m1; m++) {
@@ -259,6 +259,15 @@ static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const ui
         ntt_tile32_out_dif421(x, a + mine, row, fp, &d);
     }
     return 1;
+}
+
+static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                                 size_t m0, size_t m1, uint32_t fold_p,
+                                                 const uint32_t *tw, const uint32_t *twq,
+                                                 uint32_t p, uint32_t pinv, uint64_t mu,
+                                                 int family) {
+    return NTT_W32_BY_FAMILY(ntt_dif4_bitrev32_loop, 1, family, a, bits, rev, m0, m1, fold_p,
+                             tw, twq, p, pinv, mu);
 }
 
 static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_t *rev,
