@@ -42,6 +42,7 @@ cdef extern from "_simd32_avx512.h" nogil:
                            uint64_t mu, int family)
     size_t ntt_simd32_pointwise(const uint32_t* a, const uint32_t* b, uint32_t* out,
                                 size_t count, uint32_t p, uint32_t pinv, uint32_t c)
+    size_t ntt_simd32_scale_lazy(uint32_t* a, size_t count, uint32_t c, uint32_t cq, uint32_t p)
     size_t ntt_simd32_times(const uint32_t* src, uint32_t* dst, const uint32_t* w,
                             const uint32_t* wq, size_t count, uint32_t p, uint32_t pinv,
                             uint64_t mu, int family, int fold)
@@ -105,13 +106,20 @@ cdef extern from "_simd_bitrev_avx512.h" nogil:
                                   size_t m1, uint32_t fold_p)
     int ntt_simd_bitrev64_inplace(uint64_t* a, int bits, const uint32_t* rev, size_t m0,
                                   size_t m1, uint64_t fold_p)
-    # The in-place permutation with the last four DIF stages on the way (AVX2 builds;
-    # NTT_CY_FUSED_DIF4_BITREV32 says whether this build has it).
-    int NTT_CY_FUSED_DIF4_BITREV32
+    # The permutations with the four stages at a transform's bit-reversed end on the
+    # way: the last four of a DIF, the first four of a DIT (AVX2 builds;
+    # NTT_CY_FUSED_BITREV32 says whether this build has them).
+    int NTT_CY_FUSED_BITREV32
     int ntt_simd_dif4_bitrev32_inplace(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
                                        size_t m1, uint32_t fold_p, const uint32_t* tw,
                                        const uint32_t* twq, uint32_t p, uint32_t pinv,
                                        uint64_t mu, int family)
+    int ntt_simd_dit4_bitrev32(const uint32_t* src, uint32_t* dst, int bits, const uint32_t* rev,
+                               size_t m0, size_t m1, const uint32_t* tw, const uint32_t* twq,
+                               uint32_t p, uint32_t pinv, uint64_t mu, int family)
+    int ntt_simd_dit4_bitrev32_inplace(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
+                                       size_t m1, const uint32_t* tw, const uint32_t* twq,
+                                       uint32_t p, uint32_t pinv, uint64_t mu, int family)
 
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
@@ -471,16 +479,17 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
 
 cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Tables* t,
                      const Twiddles* tw, const lane_t* mb,
-                     lane_t mc) noexcept nogil:
-    # All stages with half-length 1, 2, ..., half_hi on a[0:size]; sub-blocks of
-    # L1 size first, each through all of its stages (see dif_stages).  mb != NULL:
+                     lane_t mc, Py_ssize_t first) noexcept nogil:
+    # All stages with half-length first, 2 first, ..., half_hi on a[0:size] (first: 1,
+    # or 16 when the permutation ran stages 1..8, see fused_edge); sub-blocks of L1 size
+    # first, each through all of its stages (see dif_stages).  mb != NULL (first = 1):
     # first a[i] <- a[i] mb[i] mc (pointwise_span), one L1 block at a time, so the
     # product never makes a pass of its own over memory.
-    cdef Py_ssize_t half = 1, s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
+    cdef Py_ssize_t half = first, s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
     if size > blk and half_hi >= blk:
         for s in range(size // blk):
             dit_stages(a + blk * s, blk, blk >> 1, t, tw,
-                       mb + blk * s if mb != NULL else NULL, mc)
+                       mb + blk * s if mb != NULL else NULL, mc, first)
         half = blk
         while half <= half_hi:
             if 2 * half <= half_hi:
@@ -494,7 +503,7 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Table
         return
     if mb != NULL:
         pointwise_span(a, mb, a, size, &t.mod, mc, t.mod.p % 2 == 1)
-    if half_hi >= small_half(a) and simd_small_stages(0, a, size, t, tw):
+    if first == 1 and half_hi >= small_half(a) and simd_small_stages(0, a, size, t, tw):
         half = 2 * small_half(a)
     while half <= half_hi:
         if 2 * half <= half_hi and half >= 2 * small_half(a):  # stages half and 2*half at once
@@ -636,7 +645,7 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
 
 cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
                        const Tables* t, const Twiddles* tw, int finish,
-                       const lane_t* mb, lane_t mc) noexcept nogil:
+                       const lane_t* mb, lane_t mc, Py_ssize_t first) noexcept nogil:
     # DIT stages with twiddles tw: chunks first, then the large sweeps (a barrier
     # before each sweep when shared between threads).  Returns whether the last
     # sweep also applied `finish` (there is one when n > c); if not, the caller
@@ -644,7 +653,8 @@ cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     cdef Py_ssize_t half = c, nchunks = n // c, k, step
     if c > 1:
         for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
-            dit_stages(a + k * c, c, c >> 1, t, tw, mb + k * c if mb != NULL else NULL, mc)
+            dit_stages(a + k * c, c, c >> 1, t, tw, mb + k * c if mb != NULL else NULL, mc,
+                       first)
     if half >= n:
         return False
     while half < n:
@@ -727,6 +737,8 @@ cdef void finish_inverse(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* 
             if lane_t is uint64_t:
                 prm = simd64_params(&t.mod, t.family)
                 i += <Py_ssize_t>ntt_simd64_scale(a + lo, hi - lo, c, &prm)
+            else:
+                i += <Py_ssize_t>ntt_simd32_scale_lazy(a + lo, hi - lo, c, cq, p)
             while i < hi:
                 v = mul_family(a[i], c, cq, &t.mod, LAZY)
                 a[i] = v - p if v >= p else v
@@ -810,10 +822,18 @@ cdef inline void tile_columns_out(const lane_t* tile, lane_t* a, const Py_ssize_
             a[row[k] + j] = v - p if v >= p else v
 
 
+cdef enum:
+    # Stages a permutation also runs (see fused_edge): none, the last four of the
+    # forward DIF (before it permutes), the first four of the inverse DIT (after).
+    EDGE_NONE = 0
+    EDGE_DIF_TAIL = 1
+    EDGE_DIT_HEAD = 2
+
+
 cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fold, int part,
-                              int parts, bint dif_tail) noexcept nogil:
+                              int parts, int edge) noexcept nogil:
     # a[i] <-> a[rev(i)] in place, and with fold LAZY's [0, 2p) mapped to [0, p) on
-    # the way.  Index i = hi | m | lo with outer fields of `field` bits: tile m (2^field
+    # the way; edge (uint32, the caller checked fused_edge): those stages too.  Index i = hi | m | lo with outer fields of `field` bits: tile m (2^field
     # x 2^field values) takes its values from tile rev(m) and gives its own to it, so
     # the owner of each pair (its smaller m) moves both tiles at once: rows of the one
     # become columns of the other (transposes in registers in AVX-512 and AVX2 builds,
@@ -838,9 +858,15 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
     tiles = <Py_ssize_t>1 << (bits - 2 * field)
     owned_tiles(rev, tiles, field, part, parts, &m0, &m1)
     if lane_t is uint32_t:
-        if dif_tail:   # the caller checked fused_tail(): this build has it
+        if edge == EDGE_DIF_TAIL:
             ntt_simd_dif4_bitrev32_inplace(a, bits, rev, m0, m1, p, <const uint32_t*>t.fwd.w,
                                            <const uint32_t*>t.fwd.q, <uint32_t>t.mod.p,
+                                           <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
+                                           t.family)
+            return
+        if edge == EDGE_DIT_HEAD:
+            ntt_simd_dit4_bitrev32_inplace(a, bits, rev, m0, m1, <const uint32_t*>t.inv.w,
+                                           <const uint32_t*>t.inv.q, <uint32_t>t.mod.p,
                                            <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
                                            t.family)
             return
@@ -865,18 +891,25 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
 
 
 cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
-                       int part, int parts) noexcept nogil:
+                       int part, int parts, int edge) noexcept nogil:
     # dst[i] = src[rev[i]], src != dst.  AVX-512 and AVX2 builds transpose one tile in
     # registers at a time (_simd_bitrev_avx512.h); otherwise i is
     # visited in 16 x 16 tiles (high and low 4 index bits) so both the reads and the
     # writes touch only 16 cache lines per tile.  This caller does tiles part of
-    # parts.  Values are copied unchanged.
+    # parts.  Values are copied unchanged, except that edge == EDGE_DIT_HEAD (uint32,
+    # the caller checked fused_edge) runs the inverse's first four stages on dst.
     cdef const uint32_t* rev = t.bitrev
     cdef Py_ssize_t bits = index_bits(n), i, m, hi, lo, shift, base, tiles
     cdef int field = 4 if lane_t is uint32_t else 3   # log2 of the lanes per vector
     if bits >= 2 * field:
         tiles = <Py_ssize_t>1 << (bits - 2 * field)
         if lane_t is uint32_t:
+            if edge == EDGE_DIT_HEAD:
+                ntt_simd_dit4_bitrev32(src, dst, bits, rev, tiles * part // parts,
+                                       tiles * (part + 1) // parts, <const uint32_t*>t.inv.w,
+                                       <const uint32_t*>t.inv.q, <uint32_t>t.mod.p,
+                                       <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
+                return
             if ntt_simd_bitrev32(src, dst, bits, rev, tiles * part // parts,
                                  tiles * (part + 1) // parts):
                 return
@@ -903,15 +936,16 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
 # A row's passes run in this thread (threads == 1) or in one OpenMP region whose
 # threads split every pass, with a barrier wherever a pass reads another's output.
 
-cdef inline bint fused_tail(lane_t* a, Py_ssize_t n, Py_ssize_t c) noexcept nogil:
-    # Whether a natural-order forward leaves its last four stages (h = 8..1) to the
-    # permutation (ntt_simd_dif4_bitrev32_inplace): uint32 lanes in builds that have
-    # it, whole 16 x 16 tiles (n >= 256) and chunks that keep stages 8..1 out of the
-    # large sweeps (c >= 16).  Measured on Zen 3 (AVX2), n = 2^17: those four stages
-    # cost 0.26-0.30 ns per butterfly with the in-register shuffles of
-    # ntt_simd32_small_stages, and the permutation a pass of its own.
+cdef inline bint fused_edge(lane_t* a, Py_ssize_t n, Py_ssize_t c) noexcept nogil:
+    # Whether a natural-order transform leaves the four stages at its bit-reversed end
+    # (the forward's last, h = 8..1; the inverse's first, h = 1..8) to its permutation
+    # (_simd_bitrev_avx2.h): uint32 lanes in builds that have it, whole 16 x 16 tiles
+    # (n >= 256) and chunks that keep those stages out of the large sweeps (c >= 16).
+    # Measured on Zen 3 (AVX2), n = 2^17: those four stages cost 0.26-0.30 ns per
+    # butterfly with the in-register shuffles of ntt_simd32_small_stages; in the
+    # permutation they pair whole vectors.
     if lane_t is uint32_t:
-        return NTT_CY_FUSED_DIF4_BITREV32 != 0 and n >= 256 and c >= 16
+        return NTT_CY_FUSED_BITREV32 != 0 and n >= 256 and c >= 16
     return False
 
 
@@ -925,7 +959,7 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
     # the largest value of this part's share of src, by the first sweep's copy or, for
     # negacyclic plans, a read pass of its own.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
-    cdef bint tail = natural and fused_tail(dst, n, c)
+    cdef bint tail = natural and fused_edge(dst, n, c)
     if t.twist.w != NULL and src != dst:
         max_range(src, lo, hi, seen)
     if t.twist.w != NULL:   # negacyclic: the twist pass makes the copy
@@ -938,7 +972,8 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
         if parts > 1:
             ntt_cy_barrier()
         if natural:
-            bit_reverse_inplace(dst, n, t, True, part, parts, tail)
+            bit_reverse_inplace(dst, n, t, True, part, parts,
+                                EDGE_DIF_TAIL if tail else EDGE_NONE)
         else:
             finish_forward(dst, lo, hi, t)
 
@@ -948,10 +983,11 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
                        int part, int parts) noexcept nogil:
     # mb != NULL (bit-reversed order, src == dst): the transform of dst * mb * mc.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
+    cdef int edge = EDGE_DIT_HEAD if natural and mb == NULL and fused_edge(dst, n, c) else EDGE_NONE
     if natural and src != dst:
-        permute_copy(src, dst, n, t, part, parts)
+        permute_copy(src, dst, n, t, part, parts, edge)
     elif natural:
-        bit_reverse_inplace(dst, n, t, False, part, parts, False)
+        bit_reverse_inplace(dst, n, t, False, part, parts, edge)
     else:
         copy_range(src, dst, lo, hi)
     if mb != NULL and c < 2:   # no chunk stages to carry the product (n = 1)
@@ -960,7 +996,8 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
     if parts > 1:
         ntt_cy_barrier()
     if dit_schedule(dst, n, c, part, parts, t, &t.inv,
-                    FINISH_SCALE if scaled else FINISH_FOLD, mb, mc):
+                    FINISH_SCALE if scaled else FINISH_FOLD, mb, mc,
+                    16 if edge == EDGE_DIT_HEAD else 1):
         return
     if parts > 1:
         ntt_cy_barrier()

@@ -447,6 +447,21 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                              pinv, mu);
 }
 
+/* a[i] <- a[i] c mod p in [0, p) for a[i] in [0, 4p) (LAZY DIT output, 4p <= 2^32),
+ * c < p, cq = floor(c 2^32 / p): Shoup -> [0, 2p), one fold.  The cyclic inverse's
+ * n^-1; the scalar loop it replaces took 15% of a 2^17 intt on Zen 3. */
+static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
+                                           uint32_t p) {
+    const __m256i vc = _mm256_set1_epi32((int)c), vcq = _mm256_set1_epi32((int)cq);
+    const __m256i vp = _mm256_set1_epi32((int)p);
+    size_t i, done = count & ~(size_t)7;
+    for (i = 0; i < done; i += 8) {
+        __m256i x = ntt_w32_shoup(_mm256_loadu_si256((const __m256i *)(a + i)), vc, vcq, vp);
+        _mm256_storeu_si256((__m256i *)(a + i), _mm256_min_epu32(x, _mm256_sub_epi32(x, vp)));
+    }
+    return done;
+}
+
 /* out[i] = mont(mont(a[i], b[i]), c), as the AVX-512 version. */
 static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                           size_t count, uint32_t p, uint32_t pinv, uint32_t c) {

@@ -510,4 +510,13 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
     return 0;
 }
 #endif
+
+#if !defined(__AVX2__) || (defined(__AVX512F__) && defined(__AVX512BW__))
+/* What only the AVX2 build vectorises: the scalar loop does it elsewhere. */
+static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
+                                           uint32_t p) {
+    (void)a; (void)count; (void)c; (void)cq; (void)p;
+    return 0;
+}
+#endif
 #endif

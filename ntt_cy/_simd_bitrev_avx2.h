@@ -157,7 +157,9 @@ static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_
     return 1;
 }
 
-/* ---- The last four DIF stages fused into the permutation (uint32, every family).
+/* ---- The four stages at the bit-reversed end of a transform fused into the
+ * permutation (uint32, every family): the last four of a natural-order forward (DIF),
+ * the first four of a natural-order inverse (DIT).
  * A tile's rows are whole 16-value segments of the DIF, the blocks of its last four
  * stages (h = 8, 4, 2, 1).  Stage 8 pairs a row's two halves, so it runs on each row
  * as the row is read; after a quadrant's 8 x 8 transpose, vector k holds column
@@ -165,14 +167,14 @@ static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_
  * c + h, twiddle tw[h + c mod h] broadcast): no shuffles for the butterflies, unlike
  * ntt_simd32_small_stages, and no pass of their own.  The butterflies are
  * ntt_w32_bfly's, value for value, so results are those of the unfused order. */
-#define NTT_CY_FUSED_DIF4_BITREV32 1
+#define NTT_CY_FUSED_BITREV32 1
 
 typedef struct {
     ntt_w32_mod m;
     __m256i w8, q8, w4[4], q4[4], w2[2], q2[2];
-} ntt_dif4_twiddles;
+} ntt_edge4_twiddles;
 
-NTT_INLINE void ntt_dif4_twiddles_load(ntt_dif4_twiddles *d, const uint32_t *tw,
+NTT_INLINE void ntt_edge4_twiddles_load(ntt_edge4_twiddles *d, const uint32_t *tw,
                                        const uint32_t *twq, uint32_t p, uint32_t pinv,
                                        uint64_t mu, int family) {
     int lazy = family == NTT_SIMD_LAZY;
@@ -191,7 +193,7 @@ NTT_INLINE void ntt_dif4_twiddles_load(ntt_dif4_twiddles *d, const uint32_t *tw,
 
 /* Rows at a + row[k] through stage 8 into t (row k at t + 16k). */
 NTT_INLINE void ntt_tile32_in_dif8(const uint32_t *a, const size_t row[16], uint32_t *t,
-                                   const ntt_dif4_twiddles *d) {
+                                   const ntt_edge4_twiddles *d) {
     for (int k = 0; k < 16; k++) {
         __m256i lo = _mm256_loadu_si256((const __m256i *)(a + row[k]));
         __m256i hi = _mm256_loadu_si256((const __m256i *)(a + row[k] + 8));
@@ -202,7 +204,7 @@ NTT_INLINE void ntt_tile32_in_dif8(const uint32_t *a, const size_t row[16], uint
 }
 
 /* Stages 4, 2, 1 on eight transposed columns c[k] (k = column mod 8). */
-NTT_INLINE void ntt_columns_dif421(__m256i c[8], const ntt_dif4_twiddles *d) {
+NTT_INLINE void ntt_columns_dif421(__m256i c[8], const ntt_edge4_twiddles *d) {
     for (int k = 0; k < 4; k++)
         ntt_w32_bfly(1, &c[k], &c[k + 4], d->w4[k], d->q4[k], &d->m, 0);
     for (int k = 0; k < 8; k += 4)
@@ -214,7 +216,7 @@ NTT_INLINE void ntt_columns_dif421(__m256i c[8], const ntt_dif4_twiddles *d) {
 
 /* As ntt_tile32_out, with stages 4, 2, 1 on the transposed quadrants. */
 NTT_INLINE void ntt_tile32_out_dif421(const uint32_t *t, uint32_t *dst, const size_t row[16],
-                                      __m256i fold_p, const ntt_dif4_twiddles *d) {
+                                      __m256i fold_p, const ntt_edge4_twiddles *d) {
     for (int qc = 0; qc < 2; qc++) {
         __m256i lo[8], hi[8];
         for (int k = 0; k < 8; k++)
@@ -241,11 +243,11 @@ NTT_INLINE int ntt_dif4_bitrev32_loop(int forward, int family, uint32_t *a, int 
                                       const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                       uint32_t pinv, uint64_t mu) {
     const __m256i fp = _mm256_set1_epi32((int)fold_p);
-    ntt_dif4_twiddles d;
+    ntt_edge4_twiddles d;
     size_t row[16];
     uint32_t x[256] __attribute__((aligned(32))), y[256] __attribute__((aligned(32)));
     (void)forward;   /* always a DIF */
-    ntt_dif4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
+    ntt_edge4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
     ntt_tile_rows(rev, bits - 4, 16, row);
     for (size_t m = m0; m < m1; m++) {
         size_t mine = m << 4, other = rev[mine];
@@ -267,6 +269,106 @@ static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const ui
                                                  uint32_t p, uint32_t pinv, uint64_t mu,
                                                  int family) {
     return NTT_W32_BY_FAMILY(ntt_dif4_bitrev32_loop, 1, family, a, bits, rev, m0, m1, fold_p,
+                             tw, twq, p, pinv, mu);
+}
+
+/* ---- The first four DIT stages (h = 1, 2, 4, 8) of a natural-order inverse, fused
+ * into the permutation that gathers its input.  Output row c of a tile is column c of
+ * its input rows, so output position k of every segment in a quadrant comes from input
+ * row k: stages 1, 2, 4 pair whole input rows (before the transpose, twiddle
+ * tw[h + k mod h] broadcast) and stage 8 pairs the two halves of each output row
+ * (after it, vector twiddles tw[8..15]).  Same butterflies as ntt_simd32_small_stages. */
+
+/* DIT stages 1, 2, 4 on eight input rows r[k] of one quadrant (k = row mod 8). */
+NTT_INLINE void ntt_rows_dit124(__m256i r[8], const ntt_edge4_twiddles *d) {
+    for (int k = 0; k < 8; k += 2)   /* twiddle 1 */
+        ntt_w32_bfly(0, &r[k], &r[k + 1], d->w8, d->q8, &d->m, 1);
+    for (int k = 0; k < 8; k += 4)
+        for (int e = 0; e < 2; e++)
+            ntt_w32_bfly(0, &r[k + e], &r[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
+    for (int k = 0; k < 4; k++)
+        ntt_w32_bfly(0, &r[k], &r[k + 4], d->w4[k], d->q4[k], &d->m, 0);
+}
+
+/* As ntt_tile32_out (no fold), with DIT stages 1, 2, 4, then 8 on the way. */
+NTT_INLINE void ntt_tile32_out_dit1248(const uint32_t *t, uint32_t *dst, const size_t row[16],
+                                       const ntt_edge4_twiddles *d) {
+    for (int qc = 0; qc < 2; qc++) {
+        __m256i lo[8], hi[8];
+        for (int k = 0; k < 8; k++)
+            lo[k] = _mm256_load_si256((const __m256i *)(t + 16 * k + 8 * qc));
+        ntt_rows_dit124(lo, d);
+        ntt_transpose8x32(lo);
+        for (int k = 0; k < 8; k++)
+            hi[k] = _mm256_load_si256((const __m256i *)(t + 16 * (8 + k) + 8 * qc));
+        ntt_rows_dit124(hi, d);
+        ntt_transpose8x32(hi);
+        for (int k = 0; k < 8; k++) {
+            uint32_t *out = dst + row[8 * qc + k];
+            ntt_w32_bfly(0, &lo[k], &hi[k], d->w8, d->q8, &d->m, 0);
+            _mm256_storeu_si256((__m256i *)out, lo[k]);
+            _mm256_storeu_si256((__m256i *)(out + 8), hi[k]);
+        }
+    }
+}
+
+/* ntt_simd_bitrev32 (src != dst), then DIT stages 1..8 on dst: tw, twq the stage
+ * twiddles of the DIT (the inverse's), family etc. as ntt_simd32_small_stages. */
+NTT_INLINE int ntt_dit4_bitrev32_loop(int forward, int family, const uint32_t *src,
+                                      uint32_t *dst, int bits, const uint32_t *rev, size_t m0,
+                                      size_t m1, const uint32_t *tw, const uint32_t *twq,
+                                      uint32_t p, uint32_t pinv, uint64_t mu) {
+    ntt_edge4_twiddles d;
+    size_t row[16];
+    uint32_t t[256] __attribute__((aligned(32)));
+    (void)forward;   /* always a DIT */
+    ntt_edge4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
+    ntt_tile_rows(rev, bits - 4, 16, row);
+    for (size_t m = m0; m < m1; m++) {
+        ntt_tile_in(src + rev[m << 4], 4, row, 16, t);
+        ntt_tile32_out_dit1248(t, dst + (m << 4), row, &d);
+    }
+    return 1;
+}
+
+static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
+                                         const uint32_t *rev, size_t m0, size_t m1,
+                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                         uint32_t pinv, uint64_t mu, int family) {
+    return NTT_W32_BY_FAMILY(ntt_dit4_bitrev32_loop, 0, family, src, dst, bits, rev, m0, m1,
+                             tw, twq, p, pinv, mu);
+}
+
+/* In place: ntt_simd_bitrev32_inplace (no fold), then DIT stages 1..8. */
+NTT_INLINE int ntt_dit4_bitrev32_inplace_loop(int forward, int family, uint32_t *a, int bits,
+                                              const uint32_t *rev, size_t m0, size_t m1,
+                                              const uint32_t *tw, const uint32_t *twq,
+                                              uint32_t p, uint32_t pinv, uint64_t mu) {
+    ntt_edge4_twiddles d;
+    size_t row[16];
+    uint32_t x[256] __attribute__((aligned(32))), y[256] __attribute__((aligned(32)));
+    (void)forward;
+    ntt_edge4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
+    ntt_tile_rows(rev, bits - 4, 16, row);
+    for (size_t m = m0; m < m1; m++) {
+        size_t mine = m << 4, other = rev[mine];
+        if (other < mine)
+            continue;
+        ntt_tile_in(a + other, 4, row, 16, x);
+        if (other != mine) {
+            ntt_tile_in(a + mine, 4, row, 16, y);
+            ntt_tile32_out_dit1248(y, a + other, row, &d);
+        }
+        ntt_tile32_out_dit1248(x, a + mine, row, &d);
+    }
+    return 1;
+}
+
+static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                                 size_t m0, size_t m1, const uint32_t *tw,
+                                                 const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                                 uint64_t mu, int family) {
+    return NTT_W32_BY_FAMILY(ntt_dit4_bitrev32_inplace_loop, 0, family, a, bits, rev, m0, m1,
                              tw, twq, p, pinv, mu);
 }
 

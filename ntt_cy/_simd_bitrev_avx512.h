@@ -219,14 +219,32 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
 }
 #endif
 
-#ifndef NTT_CY_FUSED_DIF4_BITREV32   /* only the AVX2 build fuses the last DIF stages */
-#define NTT_CY_FUSED_DIF4_BITREV32 0
+#ifndef NTT_CY_FUSED_BITREV32   /* only the AVX2 build fuses edge stages into it */
+#define NTT_CY_FUSED_BITREV32 0
 static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
                                                  size_t m0, size_t m1, uint32_t fold_p,
                                                  const uint32_t *tw, const uint32_t *twq,
                                                  uint32_t p, uint32_t pinv, uint64_t mu,
                                                  int family) {
     (void)a; (void)bits; (void)rev; (void)m0; (void)m1; (void)fold_p; (void)tw; (void)twq;
+    (void)p; (void)pinv; (void)mu; (void)family;
+    return 0;
+}
+
+static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
+                                         const uint32_t *rev, size_t m0, size_t m1,
+                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                         uint32_t pinv, uint64_t mu, int family) {
+    (void)src; (void)dst; (void)bits; (void)rev; (void)m0; (void)m1; (void)tw; (void)twq;
+    (void)p; (void)pinv; (void)mu; (void)family;
+    return 0;
+}
+
+static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                                 size_t m0, size_t m1, const uint32_t *tw,
+                                                 const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                                 uint64_t mu, int family) {
+    (void)a; (void)bits; (void)rev; (void)m0; (void)m1; (void)tw; (void)twq;
     (void)p; (void)pinv; (void)mu; (void)family;
     return 0;
 }
