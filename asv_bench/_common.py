@@ -95,3 +95,29 @@ def median_seconds(func, min_runs=3, max_runs=50, budget=0.25):
         times.append(time.perf_counter() - t0)
     times.sort()
     return times[len(times) // 2]
+
+
+def interleaved_medians(funcs, rounds=15):
+    """Median wall time of each of funcs, sampled round by round (one call of each per
+    round, the order reversed every other round), so a change in a shared machine's load
+    reaches every function alike and their ratios stay side by side."""
+    for func in funcs:
+        func()  # warm-up
+    times = [[] for _ in funcs]
+    for r in range(rounds):
+        order = range(len(funcs)) if r % 2 == 0 else reversed(range(len(funcs)))
+        for i in order:
+            t0 = time.perf_counter()
+            funcs[i]()
+            times[i].append(time.perf_counter() - t0)
+    return [sorted(t)[len(t) // 2] for t in times]
+
+
+def empty_like_kernel_rows(a):
+    """An uninitialised array like a, placed as ntt_cy places its own results (64-byte
+    aligned, page start) where the commit has ntt_cy._aligned, else np.empty_like."""
+    try:
+        aligned_empty = ntt_cy_attr("_aligned.aligned_empty")
+    except NotImplementedError:
+        return np.empty_like(a)
+    return aligned_empty(a.shape, a.dtype)
