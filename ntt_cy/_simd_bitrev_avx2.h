@@ -113,18 +113,6 @@ NTT_INLINE void ntt_tile_rows(const uint32_t *rev, int shift, int count, size_t 
         row[k] = (size_t)rev[(size_t)k << shift] << shift;
 }
 
-static inline int ntt_simd_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
-                                    const uint32_t *rev, size_t m0, size_t m1) {
-    size_t row[16];
-    uint32_t t[256] __attribute__((aligned(32)));
-    ntt_tile_rows(rev, bits - 4, 16, row);
-    for (size_t m = m0; m < m1; m++) {
-        ntt_tile_in(src + rev[m << 4], 4, row, 16, t);
-        ntt_tile32_out(t, dst + (m << 4), row, _mm256_setzero_si256());
-    }
-    return 1;
-}
-
 static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits,
                                     const uint32_t *rev, size_t m0, size_t m1) {
     size_t row[16];
@@ -133,26 +121,6 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
     for (size_t m = m0; m < m1; m++) {
         ntt_tile_in(src + rev[m << 3], 8, row, 8, t);
         ntt_tile64_out(t, dst + (m << 3), row, _mm256_setzero_si256());
-    }
-    return 1;
-}
-
-static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                            size_t m0, size_t m1, uint32_t fold_p) {
-    const __m256i p = _mm256_set1_epi32((int)fold_p);
-    size_t row[16];
-    uint32_t x[256] __attribute__((aligned(32))), y[256] __attribute__((aligned(32)));
-    ntt_tile_rows(rev, bits - 4, 16, row);
-    for (size_t m = m0; m < m1; m++) {
-        size_t mine = m << 4, other = rev[mine];   /* other = rev(m) << 4 */
-        if (other < mine)
-            continue;                              /* done with its partner */
-        ntt_tile_in(a + other, 4, row, 16, x);          /* tile m's values: tile m''s rows */
-        if (other != mine) {
-            ntt_tile_in(a + mine, 4, row, 16, y);
-            ntt_tile32_out(y, a + other, row, p);
-        }
-        ntt_tile32_out(x, a + mine, row, p);
     }
     return 1;
 }
@@ -235,43 +203,6 @@ NTT_INLINE void ntt_tile32_out_dif421(const uint32_t *t, uint32_t *dst, const si
     }
 }
 
-/* ntt_simd32_bitrev32_inplace of a DIF that stopped before stage 8: the tiles take
- * stages 8, 4, 2, 1 on the way (tw, twq: the forward stage twiddles; family etc. as
- * ntt_simd32_small_stages). */
-NTT_INLINE int ntt_dif4_bitrev32_loop(int forward, int family, uint32_t *a, int bits,
-                                      const uint32_t *rev, size_t m0, size_t m1, uint32_t fold_p,
-                                      const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                      uint32_t pinv, uint64_t mu) {
-    const __m256i fp = _mm256_set1_epi32((int)fold_p);
-    ntt_edge4_twiddles d;
-    size_t row[16];
-    uint32_t x[256] __attribute__((aligned(32))), y[256] __attribute__((aligned(32)));
-    (void)forward;   /* always a DIF */
-    ntt_edge4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
-    ntt_tile_rows(rev, bits - 4, 16, row);
-    for (size_t m = m0; m < m1; m++) {
-        size_t mine = m << 4, other = rev[mine];
-        if (other < mine)
-            continue;
-        ntt_tile32_in_dif8(a + other, row, x, &d);
-        if (other != mine) {
-            ntt_tile32_in_dif8(a + mine, row, y, &d);
-            ntt_tile32_out_dif421(y, a + other, row, fp, &d);
-        }
-        ntt_tile32_out_dif421(x, a + mine, row, fp, &d);
-    }
-    return 1;
-}
-
-static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                                 size_t m0, size_t m1, uint32_t fold_p,
-                                                 const uint32_t *tw, const uint32_t *twq,
-                                                 uint32_t p, uint32_t pinv, uint64_t mu,
-                                                 int family) {
-    return NTT_W32_BY_FAMILY(ntt_dif4_bitrev32_loop, 1, family, a, bits, rev, m0, m1, fold_p,
-                             tw, twq, p, pinv, mu);
-}
-
 /* ---- The first four DIT stages (h = 1, 2, 4, 8) of a natural-order inverse, fused
  * into the permutation that gathers its input.  Output row c of a tile is column c of
  * its input rows, so output position k of every segment in a quadrant comes from input
@@ -312,64 +243,122 @@ NTT_INLINE void ntt_tile32_out_dit1248(const uint32_t *t, uint32_t *dst, const s
     }
 }
 
-/* ntt_simd_bitrev32 (src != dst), then DIT stages 1..8 on dst: tw, twq the stage
- * twiddles of the DIT (the inverse's), family etc. as ntt_simd32_small_stages. */
-NTT_INLINE int ntt_dit4_bitrev32_loop(int forward, int family, const uint32_t *src,
-                                      uint32_t *dst, int bits, const uint32_t *rev, size_t m0,
-                                      size_t m1, const uint32_t *tw, const uint32_t *twq,
-                                      uint32_t p, uint32_t pinv, uint64_t mu) {
-    ntt_edge4_twiddles d;
+/* ---- Tile walkers: every uint32 permutation above, with or without edge stages
+ * (edge a literal at every call, so the unused branches fold away). */
+enum { NTT_EDGE_NONE = 0, NTT_EDGE_DIF_TAIL = 1, NTT_EDGE_DIT_HEAD = 2 };
+
+/* A tile's rows a + row[k] into t, through the DIF tail's stage 8 when it has one. */
+NTT_INLINE void ntt_tile32_load(int edge, const uint32_t *a, const size_t row[16], uint32_t *t,
+                                const ntt_edge4_twiddles *d) {
+    if (edge == NTT_EDGE_DIF_TAIL)
+        ntt_tile32_in_dif8(a, row, t, d);
+    else
+        ntt_tile_in(a, 4, row, 16, t);
+}
+
+/* t transposed into the rows dst + row[c], through the edge's remaining stages. */
+NTT_INLINE void ntt_tile32_store(int edge, const uint32_t *t, uint32_t *dst,
+                                 const size_t row[16], __m256i fold_p,
+                                 const ntt_edge4_twiddles *d) {
+    if (edge == NTT_EDGE_DIF_TAIL)
+        ntt_tile32_out_dif421(t, dst, row, fold_p, d);
+    else if (edge == NTT_EDGE_DIT_HEAD)
+        ntt_tile32_out_dit1248(t, dst, row, d);
+    else
+        ntt_tile32_out(t, dst, row, fold_p);
+}
+
+/* dst[i] = src[rev(i)] (src != dst), tiles m0 <= m < m1. */
+NTT_INLINE void ntt_tiles32_copy(int edge, const uint32_t *src, uint32_t *dst, int bits,
+                                 const uint32_t *rev, size_t m0, size_t m1,
+                                 const ntt_edge4_twiddles *d) {
     size_t row[16];
     uint32_t t[256] __attribute__((aligned(32)));
-    (void)forward;   /* always a DIT */
-    ntt_edge4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
     ntt_tile_rows(rev, bits - 4, 16, row);
     for (size_t m = m0; m < m1; m++) {
-        ntt_tile_in(src + rev[m << 4], 4, row, 16, t);
-        ntt_tile32_out_dit1248(t, dst + (m << 4), row, &d);
+        ntt_tile32_load(edge, src + rev[m << 4], row, t, d);
+        ntt_tile32_store(edge, t, dst + (m << 4), row, _mm256_setzero_si256(), d);
     }
+}
+
+/* a[i] <-> a[rev(i)] in place for the tile pairs owned by m0 <= m < m1 (a pair's
+ * smaller m moves both tiles, each read whole before either is written). */
+NTT_INLINE void ntt_tiles32_swap(int edge, uint32_t *a, int bits, const uint32_t *rev,
+                                 size_t m0, size_t m1, __m256i fold_p,
+                                 const ntt_edge4_twiddles *d) {
+    size_t row[16];
+    uint32_t x[256] __attribute__((aligned(32))), y[256] __attribute__((aligned(32)));
+    ntt_tile_rows(rev, bits - 4, 16, row);
+    for (size_t m = m0; m < m1; m++) {
+        size_t mine = m << 4, other = rev[mine];   /* other = rev(m) << 4 */
+        if (other < mine)
+            continue;                              /* done with its partner */
+        ntt_tile32_load(edge, a + other, row, x, d);   /* tile m's values: tile m''s rows */
+        if (other != mine) {
+            ntt_tile32_load(edge, a + mine, row, y, d);
+            ntt_tile32_store(edge, y, a + other, row, fold_p, d);
+        }
+        ntt_tile32_store(edge, x, a + mine, row, fold_p, d);
+    }
+}
+
+static inline int ntt_simd_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
+                                    const uint32_t *rev, size_t m0, size_t m1) {
+    ntt_tiles32_copy(NTT_EDGE_NONE, src, dst, bits, rev, m0, m1, NULL);
     return 1;
 }
 
+static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                            size_t m0, size_t m1, uint32_t fold_p) {
+    ntt_tiles32_swap(NTT_EDGE_NONE, a, bits, rev, m0, m1, _mm256_set1_epi32((int)fold_p), NULL);
+    return 1;
+}
+
+/* The edge walkers, one copy per family (NTT_W32_BY_FAMILY); tw, twq: the stage twiddles
+ * of the transform (the forward's for the DIF tail, the inverse's for the DIT head). */
+NTT_INLINE int ntt_edge_walk(int forward, int family, int in_place, const uint32_t *src,
+                             uint32_t *a, int bits, const uint32_t *rev, size_t m0, size_t m1,
+                             uint32_t fold_p, const uint32_t *tw, const uint32_t *twq,
+                             uint32_t p, uint32_t pinv, uint64_t mu) {
+    ntt_edge4_twiddles d;
+    ntt_edge4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
+    if (forward)
+        ntt_tiles32_swap(NTT_EDGE_DIF_TAIL, a, bits, rev, m0, m1, _mm256_set1_epi32((int)fold_p),
+                         &d);
+    else if (in_place)
+        ntt_tiles32_swap(NTT_EDGE_DIT_HEAD, a, bits, rev, m0, m1, _mm256_setzero_si256(), &d);
+    else
+        ntt_tiles32_copy(NTT_EDGE_DIT_HEAD, src, a, bits, rev, m0, m1, &d);
+    return 1;
+}
+
+/* ntt_simd_bitrev32_inplace of a DIF that stopped before stage 8: the tiles take
+ * stages 8, 4, 2, 1 on the way (family etc. as ntt_simd32_small_stages). */
+static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                                 size_t m0, size_t m1, uint32_t fold_p,
+                                                 const uint32_t *tw, const uint32_t *twq,
+                                                 uint32_t p, uint32_t pinv, uint64_t mu,
+                                                 int family) {
+    return NTT_W32_BY_FAMILY(ntt_edge_walk, 1, family, 1, NULL, a, bits, rev, m0, m1, fold_p,
+                             tw, twq, p, pinv, mu);
+}
+
+/* ntt_simd_bitrev32 (src != dst), then DIT stages 1..8 on dst. */
 static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
                                          const uint32_t *rev, size_t m0, size_t m1,
                                          const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                          uint32_t pinv, uint64_t mu, int family) {
-    return NTT_W32_BY_FAMILY(ntt_dit4_bitrev32_loop, 0, family, src, dst, bits, rev, m0, m1,
-                             tw, twq, p, pinv, mu);
+    return NTT_W32_BY_FAMILY(ntt_edge_walk, 0, family, 0, src, dst, bits, rev, m0, m1, 0, tw,
+                             twq, p, pinv, mu);
 }
 
 /* In place: ntt_simd_bitrev32_inplace (no fold), then DIT stages 1..8. */
-NTT_INLINE int ntt_dit4_bitrev32_inplace_loop(int forward, int family, uint32_t *a, int bits,
-                                              const uint32_t *rev, size_t m0, size_t m1,
-                                              const uint32_t *tw, const uint32_t *twq,
-                                              uint32_t p, uint32_t pinv, uint64_t mu) {
-    ntt_edge4_twiddles d;
-    size_t row[16];
-    uint32_t x[256] __attribute__((aligned(32))), y[256] __attribute__((aligned(32)));
-    (void)forward;
-    ntt_edge4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
-    ntt_tile_rows(rev, bits - 4, 16, row);
-    for (size_t m = m0; m < m1; m++) {
-        size_t mine = m << 4, other = rev[mine];
-        if (other < mine)
-            continue;
-        ntt_tile_in(a + other, 4, row, 16, x);
-        if (other != mine) {
-            ntt_tile_in(a + mine, 4, row, 16, y);
-            ntt_tile32_out_dit1248(y, a + other, row, &d);
-        }
-        ntt_tile32_out_dit1248(x, a + mine, row, &d);
-    }
-    return 1;
-}
-
 static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
                                                  size_t m0, size_t m1, const uint32_t *tw,
                                                  const uint32_t *twq, uint32_t p, uint32_t pinv,
                                                  uint64_t mu, int family) {
-    return NTT_W32_BY_FAMILY(ntt_dit4_bitrev32_inplace_loop, 0, family, a, bits, rev, m0, m1,
-                             tw, twq, p, pinv, mu);
+    return NTT_W32_BY_FAMILY(ntt_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0, tw,
+                             twq, p, pinv, mu);
 }
 
 static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_t *rev,
