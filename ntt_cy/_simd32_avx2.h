@@ -447,6 +447,128 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                              pinv, mu);
 }
 
+/* ---- Tiled order (padded_product only, where both forwards and the inverse are
+ * internal and the pointwise product ignores order): the last four DIF stages (and the
+ * first four DIT ones) on blocks of 128 values, eight 16-value segments s = 0..7, with
+ * the segments transposed instead of shuffled.  Stage 8 pairs the two halves of a
+ * segment (whole vectors); then the 8 x 8 quadrant of the first halves, transposed,
+ * holds column c of every segment in vector c, so stages 4, 2, 1 pair whole vectors
+ * (broadcast twiddles tw[h + c mod h]); the same for the second halves (columns 8..15).
+ * The forward stores the quadrants transposed: block position 8 c + s holds segment
+ * s's value c (c < 8), 64 + 8 (c - 8) + s for c >= 8, i.e. the bit-reversed order with
+ * each block's 8 x 16 matrix transposed quadrant by quadrant.  The inverse takes that
+ * order back.  Same butterflies as ntt_simd32_small_stages, value for value.  Zen 3
+ * (C harness, L1-resident 4096 values, LAZY): forward 0.267 -> 0.170 ns per butterfly,
+ * inverse 0.232 -> 0.166. */
+#define NTT_CY_TILED_SMALL32 1
+
+/* The 8 x 8 transpose of 32-bit values (rows r[0..7] -> columns). */
+NTT_INLINE void ntt_w32_transpose8(__m256i r[8]) {
+    __m256i t[8], u[8];
+    for (int k = 0; k < 8; k += 2) {
+        t[k] = _mm256_unpacklo_epi32(r[k], r[k + 1]);
+        t[k + 1] = _mm256_unpackhi_epi32(r[k], r[k + 1]);
+    }
+    for (int k = 0; k < 8; k += 4) {
+        u[k] = _mm256_unpacklo_epi64(t[k], t[k + 2]);
+        u[k + 1] = _mm256_unpackhi_epi64(t[k], t[k + 2]);
+        u[k + 2] = _mm256_unpacklo_epi64(t[k + 1], t[k + 3]);
+        u[k + 3] = _mm256_unpackhi_epi64(t[k + 1], t[k + 3]);
+    }
+    for (int e = 0; e < 4; e++) {
+        r[e] = _mm256_permute2x128_si256(u[e], u[4 + e], 0x20);
+        r[4 + e] = _mm256_permute2x128_si256(u[e], u[4 + e], 0x31);
+    }
+}
+
+/* Stages 4, 2, 1 (DIF, forward) or 1, 2, 4 (DIT) on eight columns c[k], k = column
+ * mod 8; w4/q4, w2/q2 the broadcast twiddles of each column. */
+NTT_INLINE void ntt_w32_columns(int forward, __m256i c[8], const __m256i w4[4],
+                                const __m256i q4[4], const __m256i w2[2], const __m256i q2[2],
+                                __m256i one, const ntt_w32_mod *m) {
+    if (forward) {
+        for (int k = 0; k < 4; k++)
+            ntt_w32_bfly(1, &c[k], &c[k + 4], w4[k], q4[k], m, 0);
+        for (int k = 0; k < 8; k += 4)
+            for (int e = 0; e < 2; e++)
+                ntt_w32_bfly(1, &c[k + e], &c[k + e + 2], w2[e], q2[e], m, 0);
+        for (int k = 0; k < 8; k += 2)
+            ntt_w32_bfly(1, &c[k], &c[k + 1], one, one, m, 1);
+    } else {
+        for (int k = 0; k < 8; k += 2)
+            ntt_w32_bfly(0, &c[k], &c[k + 1], one, one, m, 1);
+        for (int k = 0; k < 8; k += 4)
+            for (int e = 0; e < 2; e++)
+                ntt_w32_bfly(0, &c[k + e], &c[k + e + 2], w2[e], q2[e], m, 0);
+        for (int k = 0; k < 4; k++)
+            ntt_w32_bfly(0, &c[k], &c[k + 4], w4[k], q4[k], m, 0);
+    }
+}
+
+NTT_INLINE int ntt_w32_tiled_loop(int forward, int family, uint32_t *a, size_t size,
+                                  const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                  uint32_t pinv, uint64_t mu) {
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
+    int lazy = family == NTT_SIMD_LAZY;
+    __m256i w8 = _mm256_loadu_si256((const __m256i *)(tw + 8));
+    __m256i q8 = lazy ? _mm256_loadu_si256((const __m256i *)(twq + 8)) : w8;
+    __m256i w4[4], q4[4], w2[2], q2[2];
+    for (int k = 0; k < 4; k++) {
+        w4[k] = _mm256_set1_epi32((int)tw[4 + k]);
+        q4[k] = lazy ? _mm256_set1_epi32((int)twq[4 + k]) : w4[k];
+    }
+    for (int k = 0; k < 2; k++) {
+        w2[k] = _mm256_set1_epi32((int)tw[2 + k]);
+        q2[k] = lazy ? _mm256_set1_epi32((int)twq[2 + k]) : w2[k];
+    }
+    if (size & 127)
+        return 0;
+    for (size_t i = 0; i < size; i += 128) {
+        uint32_t *b = a + i;
+        __m256i lo[8], hi[8];   /* segment halves, or the columns 0..7 / 8..15 */
+        if (forward) {
+            for (int s = 0; s < 8; s++) {
+                lo[s] = _mm256_loadu_si256((const __m256i *)(b + 16 * s));
+                hi[s] = _mm256_loadu_si256((const __m256i *)(b + 16 * s + 8));
+                ntt_w32_bfly(1, &lo[s], &hi[s], w8, q8, &m, 0);   /* stage 8 */
+            }
+            ntt_w32_transpose8(lo);
+            ntt_w32_columns(1, lo, w4, q4, w2, q2, w8, &m);
+            ntt_w32_transpose8(hi);
+            ntt_w32_columns(1, hi, w4, q4, w2, q2, w8, &m);
+            for (int k = 0; k < 8; k++) {
+                _mm256_storeu_si256((__m256i *)(b + 8 * k), lo[k]);
+                _mm256_storeu_si256((__m256i *)(b + 64 + 8 * k), hi[k]);
+            }
+        } else {
+            for (int k = 0; k < 8; k++) {
+                lo[k] = _mm256_loadu_si256((const __m256i *)(b + 8 * k));
+                hi[k] = _mm256_loadu_si256((const __m256i *)(b + 64 + 8 * k));
+            }
+            ntt_w32_columns(0, lo, w4, q4, w2, q2, w8, &m);
+            ntt_w32_transpose8(lo);
+            ntt_w32_columns(0, hi, w4, q4, w2, q2, w8, &m);
+            ntt_w32_transpose8(hi);
+            for (int s = 0; s < 8; s++) {
+                ntt_w32_bfly(0, &lo[s], &hi[s], w8, q8, &m, 0);   /* stage 8 */
+                _mm256_storeu_si256((__m256i *)(b + 16 * s), lo[s]);
+                _mm256_storeu_si256((__m256i *)(b + 16 * s + 8), hi[s]);
+            }
+        }
+    }
+    return 1;
+}
+
+/* The last four DIF stages (forward) or first four DIT stages over a[0:size] in the
+ * tiled order above; 1 when done, 0 when size is not a multiple of 128. */
+static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
+                                                const uint32_t *tw, const uint32_t *twq,
+                                                uint32_t p, uint32_t pinv, uint64_t mu,
+                                                int family) {
+    return NTT_W32_BY_FAMILY(ntt_w32_tiled_loop, forward, family, a, size, tw, twq, p, pinv,
+                             mu);
+}
+
 /* a[i] <- a[i] c mod p in [0, p) for a[i] in [0, 4p) (LAZY DIT output, 4p <= 2^32),
  * c < p, cq = floor(c 2^32 / p): Shoup -> [0, 2p), one fold.  The cyclic inverse's
  * n^-1; the scalar loop it replaces took 15% of a 2^17 intt on Zen 3. */

@@ -519,4 +519,16 @@ static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c
     return 0;
 }
 #endif
+
+#ifndef NTT_CY_TILED_SMALL32   /* only the AVX2 build has the tiled order */
+#define NTT_CY_TILED_SMALL32 0
+static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
+                                                const uint32_t *tw, const uint32_t *twq,
+                                                uint32_t p, uint32_t pinv, uint64_t mu,
+                                                int family) {
+    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)mu;
+    (void)family;
+    return 0;
+}
+#endif
 #endif

@@ -328,7 +328,7 @@ def test_forward_padded_reduces_its_source_on_request(isa, p, lanes):
                                                      True, True)
                         assert np.array_equal(out, expected), (n, family, m, src_dtype, threads)
                         assert top == int(src.max())
-                        got, work = np.empty((2, n), lanes), np.empty((2, n), lanes)
+                        got, work = np.empty((rows, n), lanes), np.empty((rows, n), lanes)
                         kernels.padded_product(src.astype(src_dtype), src.astype(src_dtype),
                                                got, work, tables, threads, 1, True)
                         want = expected.copy()
@@ -364,13 +364,17 @@ def test_padded_product_equals_its_three_steps(isa, p, lanes):
                 a = rng.integers(0, p, (2, ma), dtype=np.uint64).astype(lanes)
                 b = rng.integers(0, p, (2, mb), dtype=np.uint64).astype(lanes)
                 a[0, 0] = p - 1
-                for x, y in ((a, b), (a, a), (b, a)):
-                    fx, fy = np.empty((2, n), lanes), np.empty((2, n), lanes)
+                # one row on two threads splits each transform (chunk_size(n, 2)); two
+                # rows give each thread whole rows: the AVX2 build's tiled order must
+                # agree between the forwards and the inverse in both schedules
+                for x, y in ((a, b), (a, a), (b, a), (a[:1], b[:1])):
+                    rows = x.shape[0]
+                    fx, fy = np.empty((rows, n), lanes), np.empty((rows, n), lanes)
                     kernels.forward_padded(x, fx, tables, 1, lanes != np.uint32)
                     kernels.forward_padded(y, fy, tables, 1, lanes != np.uint32)
                     kernels.pointwise_inverse(fx, fy, tables, 1, 3, False)
                     for threads in (1, 2):
-                        got, work = np.empty((2, n), lanes), np.empty((2, n), lanes)
+                        got, work = np.empty((rows, n), lanes), np.empty((rows, n), lanes)
                         top = kernels.padded_product(x, y, got, work, tables, threads, 3)
                         assert np.array_equal(got, fx), (n, family, ma, mb, threads)
                         assert top == max(int(x.max()), int(y.max()))
