@@ -462,6 +462,31 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
  * inverse 0.232 -> 0.166. */
 #define NTT_CY_TILED_SMALL32 1
 
+/* The twiddles of the four stages at a transform's bit-reversed end (h = 8, 4, 2, 1)
+ * as vertical butterflies use them: stage 8 a vector (twiddle per lane), stages 4
+ * and 2 one broadcast per column.  Shared with _simd_bitrev_avx2.h. */
+typedef struct {
+    ntt_w32_mod m;
+    __m256i w8, q8, w4[4], q4[4], w2[2], q2[2];
+} ntt_w32_edge_twiddles;
+
+NTT_INLINE void ntt_w32_edge_twiddles_load(ntt_w32_edge_twiddles *d, const uint32_t *tw,
+                                       const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                       uint64_t mu, int family) {
+    int lazy = family == NTT_SIMD_LAZY;
+    d->m = ntt_w32_modulus(p, pinv, mu, family);
+    d->w8 = _mm256_loadu_si256((const __m256i *)(tw + 8));
+    d->q8 = lazy ? _mm256_loadu_si256((const __m256i *)(twq + 8)) : d->w8;
+    for (int k = 0; k < 4; k++) {
+        d->w4[k] = _mm256_set1_epi32((int)tw[4 + k]);
+        d->q4[k] = lazy ? _mm256_set1_epi32((int)twq[4 + k]) : d->w4[k];
+    }
+    for (int k = 0; k < 2; k++) {
+        d->w2[k] = _mm256_set1_epi32((int)tw[2 + k]);
+        d->q2[k] = lazy ? _mm256_set1_epi32((int)twq[2 + k]) : d->w2[k];
+    }
+}
+
 /* The 8 x 8 transpose of 32-bit values (rows r[0..7] -> columns). */
 NTT_INLINE void ntt_w32_transpose8(__m256i r[8]) {
     __m256i t[8], u[8];
@@ -482,45 +507,32 @@ NTT_INLINE void ntt_w32_transpose8(__m256i r[8]) {
 }
 
 /* Stages 4, 2, 1 (DIF, forward) or 1, 2, 4 (DIT) on eight columns c[k], k = column
- * mod 8; w4/q4, w2/q2 the broadcast twiddles of each column. */
-NTT_INLINE void ntt_w32_columns(int forward, __m256i c[8], const __m256i w4[4],
-                                const __m256i q4[4], const __m256i w2[2], const __m256i q2[2],
-                                __m256i one, const ntt_w32_mod *m) {
+ * mod 8 (stage 1's twiddle is 1). */
+NTT_INLINE void ntt_w32_columns(int forward, __m256i c[8], const ntt_w32_edge_twiddles *d) {
     if (forward) {
         for (int k = 0; k < 4; k++)
-            ntt_w32_bfly(1, &c[k], &c[k + 4], w4[k], q4[k], m, 0);
+            ntt_w32_bfly(1, &c[k], &c[k + 4], d->w4[k], d->q4[k], &d->m, 0);
         for (int k = 0; k < 8; k += 4)
             for (int e = 0; e < 2; e++)
-                ntt_w32_bfly(1, &c[k + e], &c[k + e + 2], w2[e], q2[e], m, 0);
+                ntt_w32_bfly(1, &c[k + e], &c[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
         for (int k = 0; k < 8; k += 2)
-            ntt_w32_bfly(1, &c[k], &c[k + 1], one, one, m, 1);
+            ntt_w32_bfly(1, &c[k], &c[k + 1], d->w8, d->q8, &d->m, 1);
     } else {
         for (int k = 0; k < 8; k += 2)
-            ntt_w32_bfly(0, &c[k], &c[k + 1], one, one, m, 1);
+            ntt_w32_bfly(0, &c[k], &c[k + 1], d->w8, d->q8, &d->m, 1);
         for (int k = 0; k < 8; k += 4)
             for (int e = 0; e < 2; e++)
-                ntt_w32_bfly(0, &c[k + e], &c[k + e + 2], w2[e], q2[e], m, 0);
+                ntt_w32_bfly(0, &c[k + e], &c[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
         for (int k = 0; k < 4; k++)
-            ntt_w32_bfly(0, &c[k], &c[k + 4], w4[k], q4[k], m, 0);
+            ntt_w32_bfly(0, &c[k], &c[k + 4], d->w4[k], d->q4[k], &d->m, 0);
     }
 }
 
 NTT_INLINE int ntt_w32_tiled_loop(int forward, int family, uint32_t *a, size_t size,
                                   const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                   uint32_t pinv, uint64_t mu) {
-    ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
-    int lazy = family == NTT_SIMD_LAZY;
-    __m256i w8 = _mm256_loadu_si256((const __m256i *)(tw + 8));
-    __m256i q8 = lazy ? _mm256_loadu_si256((const __m256i *)(twq + 8)) : w8;
-    __m256i w4[4], q4[4], w2[2], q2[2];
-    for (int k = 0; k < 4; k++) {
-        w4[k] = _mm256_set1_epi32((int)tw[4 + k]);
-        q4[k] = lazy ? _mm256_set1_epi32((int)twq[4 + k]) : w4[k];
-    }
-    for (int k = 0; k < 2; k++) {
-        w2[k] = _mm256_set1_epi32((int)tw[2 + k]);
-        q2[k] = lazy ? _mm256_set1_epi32((int)twq[2 + k]) : w2[k];
-    }
+    ntt_w32_edge_twiddles d;
+    ntt_w32_edge_twiddles_load(&d, tw, twq, p, pinv, mu, family);
     if (size & 127)
         return 0;
     for (size_t i = 0; i < size; i += 128) {
@@ -530,12 +542,12 @@ NTT_INLINE int ntt_w32_tiled_loop(int forward, int family, uint32_t *a, size_t s
             for (int s = 0; s < 8; s++) {
                 lo[s] = _mm256_loadu_si256((const __m256i *)(b + 16 * s));
                 hi[s] = _mm256_loadu_si256((const __m256i *)(b + 16 * s + 8));
-                ntt_w32_bfly(1, &lo[s], &hi[s], w8, q8, &m, 0);   /* stage 8 */
+                ntt_w32_bfly(1, &lo[s], &hi[s], d.w8, d.q8, &d.m, 0);   /* stage 8 */
             }
             ntt_w32_transpose8(lo);
-            ntt_w32_columns(1, lo, w4, q4, w2, q2, w8, &m);
+            ntt_w32_columns(1, lo, &d);
             ntt_w32_transpose8(hi);
-            ntt_w32_columns(1, hi, w4, q4, w2, q2, w8, &m);
+            ntt_w32_columns(1, hi, &d);
             for (int k = 0; k < 8; k++) {
                 _mm256_storeu_si256((__m256i *)(b + 8 * k), lo[k]);
                 _mm256_storeu_si256((__m256i *)(b + 64 + 8 * k), hi[k]);
@@ -545,12 +557,12 @@ NTT_INLINE int ntt_w32_tiled_loop(int forward, int family, uint32_t *a, size_t s
                 lo[k] = _mm256_loadu_si256((const __m256i *)(b + 8 * k));
                 hi[k] = _mm256_loadu_si256((const __m256i *)(b + 64 + 8 * k));
             }
-            ntt_w32_columns(0, lo, w4, q4, w2, q2, w8, &m);
+            ntt_w32_columns(0, lo, &d);
             ntt_w32_transpose8(lo);
-            ntt_w32_columns(0, hi, w4, q4, w2, q2, w8, &m);
+            ntt_w32_columns(0, hi, &d);
             ntt_w32_transpose8(hi);
             for (int s = 0; s < 8; s++) {
-                ntt_w32_bfly(0, &lo[s], &hi[s], w8, q8, &m, 0);   /* stage 8 */
+                ntt_w32_bfly(0, &lo[s], &hi[s], d.w8, d.q8, &d.m, 0);   /* stage 8 */
                 _mm256_storeu_si256((__m256i *)(b + 16 * s), lo[s]);
                 _mm256_storeu_si256((__m256i *)(b + 16 * s + 8), hi[s]);
             }

@@ -12,25 +12,6 @@
 #include <immintrin.h>
 #include "_simd32_avx512.h"   /* the 8-lane butterflies of _simd32_avx2.h */
 
-/* r[k] <- column k of the 8 x 8 matrix of 32-bit values whose rows are r[0..7]. */
-NTT_INLINE void ntt_transpose8x32(__m256i r[8]) {
-    __m256i t[8], u[8];
-    for (int k = 0; k < 8; k += 2) {      /* pairs of rows interleaved by 32-bit values */
-        t[k] = _mm256_unpacklo_epi32(r[k], r[k + 1]);
-        t[k + 1] = _mm256_unpackhi_epi32(r[k], r[k + 1]);
-    }
-    for (int k = 0; k < 8; k += 4) {      /* by 64-bit pairs: 128-bit half j of u[4g + e] */
-        u[k] = _mm256_unpacklo_epi64(t[k], t[k + 2]);      /* holds rows 4g..4g+3 of */
-        u[k + 1] = _mm256_unpackhi_epi64(t[k], t[k + 2]);  /* column 4j + e */
-        u[k + 2] = _mm256_unpacklo_epi64(t[k + 1], t[k + 3]);
-        u[k + 3] = _mm256_unpackhi_epi64(t[k + 1], t[k + 3]);
-    }
-    for (int e = 0; e < 4; e++) {         /* join the 128-bit halves */
-        r[e] = _mm256_permute2x128_si256(u[e], u[4 + e], 0x20);
-        r[4 + e] = _mm256_permute2x128_si256(u[e], u[4 + e], 0x31);
-    }
-}
-
 /* r[k] <- column k of the 4 x 4 matrix of 64-bit values whose rows are r[0..3]. */
 NTT_INLINE void ntt_transpose4x64(__m256i r[4]) {
     __m256i t0 = _mm256_unpacklo_epi64(r[0], r[1]), t1 = _mm256_unpackhi_epi64(r[0], r[1]);
@@ -66,8 +47,8 @@ NTT_INLINE void ntt_tile32_out(const uint32_t *t, uint32_t *dst, const size_t ro
             lo[k] = _mm256_load_si256((const __m256i *)(t + 16 * k + 8 * qc));
             hi[k] = _mm256_load_si256((const __m256i *)(t + 16 * (8 + k) + 8 * qc));
         }
-        ntt_transpose8x32(lo);
-        ntt_transpose8x32(hi);
+        ntt_w32_transpose8(lo);
+        ntt_w32_transpose8(hi);
         for (int k = 0; k < 8; k++) {
             uint32_t *out = dst + row[8 * qc + k];
             _mm256_storeu_si256((__m256i *)out, ntt_fold32(lo[k], fold_p));
@@ -137,31 +118,9 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
  * ntt_w32_bfly's, value for value, so results are those of the unfused order. */
 #define NTT_CY_FUSED_BITREV32 1
 
-typedef struct {
-    ntt_w32_mod m;
-    __m256i w8, q8, w4[4], q4[4], w2[2], q2[2];
-} ntt_edge4_twiddles;
-
-NTT_INLINE void ntt_edge4_twiddles_load(ntt_edge4_twiddles *d, const uint32_t *tw,
-                                       const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                       uint64_t mu, int family) {
-    int lazy = family == NTT_SIMD_LAZY;
-    d->m = ntt_w32_modulus(p, pinv, mu, family);
-    d->w8 = _mm256_loadu_si256((const __m256i *)(tw + 8));
-    d->q8 = lazy ? _mm256_loadu_si256((const __m256i *)(twq + 8)) : d->w8;
-    for (int k = 0; k < 4; k++) {
-        d->w4[k] = _mm256_set1_epi32((int)tw[4 + k]);
-        d->q4[k] = lazy ? _mm256_set1_epi32((int)twq[4 + k]) : d->w4[k];
-    }
-    for (int k = 0; k < 2; k++) {
-        d->w2[k] = _mm256_set1_epi32((int)tw[2 + k]);
-        d->q2[k] = lazy ? _mm256_set1_epi32((int)twq[2 + k]) : d->w2[k];
-    }
-}
-
 /* Rows at a + row[k] through stage 8 into t (row k at t + 16k). */
 NTT_INLINE void ntt_tile32_in_dif8(const uint32_t *a, const size_t row[16], uint32_t *t,
-                                   const ntt_edge4_twiddles *d) {
+                                   const ntt_w32_edge_twiddles *d) {
     for (int k = 0; k < 16; k++) {
         __m256i lo = _mm256_loadu_si256((const __m256i *)(a + row[k]));
         __m256i hi = _mm256_loadu_si256((const __m256i *)(a + row[k] + 8));
@@ -171,30 +130,19 @@ NTT_INLINE void ntt_tile32_in_dif8(const uint32_t *a, const size_t row[16], uint
     }
 }
 
-/* Stages 4, 2, 1 on eight transposed columns c[k] (k = column mod 8). */
-NTT_INLINE void ntt_columns_dif421(__m256i c[8], const ntt_edge4_twiddles *d) {
-    for (int k = 0; k < 4; k++)
-        ntt_w32_bfly(1, &c[k], &c[k + 4], d->w4[k], d->q4[k], &d->m, 0);
-    for (int k = 0; k < 8; k += 4)
-        for (int e = 0; e < 2; e++)
-            ntt_w32_bfly(1, &c[k + e], &c[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
-    for (int k = 0; k < 8; k += 2)   /* twiddle 1 */
-        ntt_w32_bfly(1, &c[k], &c[k + 1], d->w8, d->q8, &d->m, 1);
-}
-
 /* As ntt_tile32_out, with stages 4, 2, 1 on the transposed quadrants. */
 NTT_INLINE void ntt_tile32_out_dif421(const uint32_t *t, uint32_t *dst, const size_t row[16],
-                                      __m256i fold_p, const ntt_edge4_twiddles *d) {
+                                      __m256i fold_p, const ntt_w32_edge_twiddles *d) {
     for (int qc = 0; qc < 2; qc++) {
         __m256i lo[8], hi[8];
         for (int k = 0; k < 8; k++)
             lo[k] = _mm256_load_si256((const __m256i *)(t + 16 * k + 8 * qc));
-        ntt_transpose8x32(lo);
-        ntt_columns_dif421(lo, d);
+        ntt_w32_transpose8(lo);
+        ntt_w32_columns(1, lo, d);
         for (int k = 0; k < 8; k++)
             hi[k] = _mm256_load_si256((const __m256i *)(t + 16 * (8 + k) + 8 * qc));
-        ntt_transpose8x32(hi);
-        ntt_columns_dif421(hi, d);
+        ntt_w32_transpose8(hi);
+        ntt_w32_columns(1, hi, d);
         for (int k = 0; k < 8; k++) {
             uint32_t *out = dst + row[8 * qc + k];
             _mm256_storeu_si256((__m256i *)out, ntt_fold32(lo[k], fold_p));
@@ -210,30 +158,19 @@ NTT_INLINE void ntt_tile32_out_dif421(const uint32_t *t, uint32_t *dst, const si
  * tw[h + k mod h] broadcast) and stage 8 pairs the two halves of each output row
  * (after it, vector twiddles tw[8..15]).  Same butterflies as ntt_simd32_small_stages. */
 
-/* DIT stages 1, 2, 4 on eight input rows r[k] of one quadrant (k = row mod 8). */
-NTT_INLINE void ntt_rows_dit124(__m256i r[8], const ntt_edge4_twiddles *d) {
-    for (int k = 0; k < 8; k += 2)   /* twiddle 1 */
-        ntt_w32_bfly(0, &r[k], &r[k + 1], d->w8, d->q8, &d->m, 1);
-    for (int k = 0; k < 8; k += 4)
-        for (int e = 0; e < 2; e++)
-            ntt_w32_bfly(0, &r[k + e], &r[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
-    for (int k = 0; k < 4; k++)
-        ntt_w32_bfly(0, &r[k], &r[k + 4], d->w4[k], d->q4[k], &d->m, 0);
-}
-
 /* As ntt_tile32_out (no fold), with DIT stages 1, 2, 4, then 8 on the way. */
 NTT_INLINE void ntt_tile32_out_dit1248(const uint32_t *t, uint32_t *dst, const size_t row[16],
-                                       const ntt_edge4_twiddles *d) {
+                                       const ntt_w32_edge_twiddles *d) {
     for (int qc = 0; qc < 2; qc++) {
         __m256i lo[8], hi[8];
         for (int k = 0; k < 8; k++)
             lo[k] = _mm256_load_si256((const __m256i *)(t + 16 * k + 8 * qc));
-        ntt_rows_dit124(lo, d);
-        ntt_transpose8x32(lo);
+        ntt_w32_columns(0, lo, d);
+        ntt_w32_transpose8(lo);
         for (int k = 0; k < 8; k++)
             hi[k] = _mm256_load_si256((const __m256i *)(t + 16 * (8 + k) + 8 * qc));
-        ntt_rows_dit124(hi, d);
-        ntt_transpose8x32(hi);
+        ntt_w32_columns(0, hi, d);
+        ntt_w32_transpose8(hi);
         for (int k = 0; k < 8; k++) {
             uint32_t *out = dst + row[8 * qc + k];
             ntt_w32_bfly(0, &lo[k], &hi[k], d->w8, d->q8, &d->m, 0);
@@ -249,7 +186,7 @@ enum { NTT_EDGE_NONE = 0, NTT_EDGE_DIF_TAIL = 1, NTT_EDGE_DIT_HEAD = 2 };
 
 /* A tile's rows a + row[k] into t, through the DIF tail's stage 8 when it has one. */
 NTT_INLINE void ntt_tile32_load(int edge, const uint32_t *a, const size_t row[16], uint32_t *t,
-                                const ntt_edge4_twiddles *d) {
+                                const ntt_w32_edge_twiddles *d) {
     if (edge == NTT_EDGE_DIF_TAIL)
         ntt_tile32_in_dif8(a, row, t, d);
     else
@@ -259,7 +196,7 @@ NTT_INLINE void ntt_tile32_load(int edge, const uint32_t *a, const size_t row[16
 /* t transposed into the rows dst + row[c], through the edge's remaining stages. */
 NTT_INLINE void ntt_tile32_store(int edge, const uint32_t *t, uint32_t *dst,
                                  const size_t row[16], __m256i fold_p,
-                                 const ntt_edge4_twiddles *d) {
+                                 const ntt_w32_edge_twiddles *d) {
     if (edge == NTT_EDGE_DIF_TAIL)
         ntt_tile32_out_dif421(t, dst, row, fold_p, d);
     else if (edge == NTT_EDGE_DIT_HEAD)
@@ -271,7 +208,7 @@ NTT_INLINE void ntt_tile32_store(int edge, const uint32_t *t, uint32_t *dst,
 /* dst[i] = src[rev(i)] (src != dst), tiles m0 <= m < m1. */
 NTT_INLINE void ntt_tiles32_copy(int edge, const uint32_t *src, uint32_t *dst, int bits,
                                  const uint32_t *rev, size_t m0, size_t m1,
-                                 const ntt_edge4_twiddles *d) {
+                                 const ntt_w32_edge_twiddles *d) {
     size_t row[16];
     uint32_t t[256] __attribute__((aligned(32)));
     ntt_tile_rows(rev, bits - 4, 16, row);
@@ -285,7 +222,7 @@ NTT_INLINE void ntt_tiles32_copy(int edge, const uint32_t *src, uint32_t *dst, i
  * smaller m moves both tiles, each read whole before either is written). */
 NTT_INLINE void ntt_tiles32_swap(int edge, uint32_t *a, int bits, const uint32_t *rev,
                                  size_t m0, size_t m1, __m256i fold_p,
-                                 const ntt_edge4_twiddles *d) {
+                                 const ntt_w32_edge_twiddles *d) {
     size_t row[16];
     uint32_t x[256] __attribute__((aligned(32))), y[256] __attribute__((aligned(32)));
     ntt_tile_rows(rev, bits - 4, 16, row);
@@ -320,8 +257,8 @@ NTT_INLINE int ntt_edge_walk(int forward, int family, int in_place, const uint32
                              uint32_t *a, int bits, const uint32_t *rev, size_t m0, size_t m1,
                              uint32_t fold_p, const uint32_t *tw, const uint32_t *twq,
                              uint32_t p, uint32_t pinv, uint64_t mu) {
-    ntt_edge4_twiddles d;
-    ntt_edge4_twiddles_load(&d, tw, twq, p, pinv, mu, family);
+    ntt_w32_edge_twiddles d;
+    ntt_w32_edge_twiddles_load(&d, tw, twq, p, pinv, mu, family);
     if (forward)
         ntt_tiles32_swap(NTT_EDGE_DIF_TAIL, a, bits, rev, m0, m1, _mm256_set1_epi32((int)fold_p),
                          &d);

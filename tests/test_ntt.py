@@ -328,7 +328,7 @@ def test_forward_padded_reduces_its_source_on_request(isa, p, lanes):
                                                      True, True)
                         assert np.array_equal(out, expected), (n, family, m, src_dtype, threads)
                         assert top == int(src.max())
-                        got, work = np.empty((rows, n), lanes), np.empty((rows, n), lanes)
+                        got, work = np.empty((2, n), lanes), np.empty((2, n), lanes)
                         kernels.padded_product(src.astype(src_dtype), src.astype(src_dtype),
                                                got, work, tables, threads, 1, True)
                         want = expected.copy()
