@@ -43,6 +43,13 @@ cdef extern from "_simd32_avx512.h" nogil:
     size_t ntt_simd32_pointwise(const uint32_t* a, const uint32_t* b, uint32_t* out,
                                 size_t count, uint32_t p, uint32_t pinv, uint32_t c)
     size_t ntt_simd32_scale_lazy(uint32_t* a, size_t count, uint32_t c, uint32_t cq, uint32_t p)
+    # A DIF's first sweep read straight from the source rows (AVX2 builds; 0 elsewhere).
+    size_t ntt_simd32_run4_src(uint32_t* a, const uint32_t* src, size_t h, size_t j0, size_t j1,
+                               const uint32_t* tw, const uint32_t* twq, uint32_t p,
+                               uint32_t pinv, uint64_t mu, int family, uint64_t* max_seen)
+    size_t ntt_simd32_run_src(uint32_t* x, uint32_t* y, const uint32_t* sx, const uint32_t* sy,
+                              const uint32_t* w, const uint32_t* wq, size_t count, uint32_t p,
+                              uint32_t pinv, uint64_t mu, int family, uint64_t* max_seen)
     # The small stages in padded_product's tiled order (AVX2 builds: NTT_CY_TILED_SMALL32).
     int NTT_CY_TILED_SMALL32
     int ntt_simd32_small_stages_tiled(int forward, uint32_t* a, size_t size, const uint32_t* tw,
@@ -559,14 +566,36 @@ cdef void max_range(const lane_t* src, Py_ssize_t lo, Py_ssize_t hi,
     seen[0] = top
 
 
+cdef inline Py_ssize_t simd_first_sweep(lane_t* a, const lane_t* src, Py_ssize_t half,
+                                        bint radix4, Py_ssize_t j0, Py_ssize_t j1,
+                                        const Tables* t, uint64_t* seen) noexcept nogil:
+    # Vector part of a first sweep's butterflies j0 <= j < j1 of the block at a, read
+    # straight from src (see dif_large_pass), *seen raised to the largest value read:
+    # returns how many were done (AVX2 builds, uint32; 0 elsewhere).
+    cdef const uint32_t* w
+    cdef const uint32_t* wq
+    if lane_t is uint32_t:
+        if radix4:
+            return <Py_ssize_t>ntt_simd32_run4_src(
+                a, src, half, j0, j1, <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
+                <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family, seen)
+        w = <const uint32_t*>t.fwd.w + half + j0
+        wq = <const uint32_t*>t.fwd.q + half + j0 if t.fwd.q != NULL else NULL
+        return <Py_ssize_t>ntt_simd32_run_src(
+            a + j0, a + half + j0, src + j0, src + half + j0, w, wq, j1 - j0,
+            <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family, seen)
+    return 0
+
+
 cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int parts,
                          const Tables* t, const lane_t* src, uint64_t* seen) noexcept nogil:
     # One sweep over a[0:n] for the stage(s) starting at half-length `half` (two stages
     # when half/2 is also a large stage, see dif_schedule); this caller's share is
     # part `part` of `parts` of every block's butterfly range.  src != a: the input
-    # is src (a's values are ignored); each piece of COPY_PIECE groups is copied into
-    # a right before its butterflies, so the copy costs no pass of its own, and *seen
-    # is raised to the largest value copied.
+    # is src (a's values are ignored): the vector butterflies read it directly
+    # (simd_first_sweep), and what they leave is copied into a piece of COPY_PIECE
+    # groups at a time right before its butterflies, so the copy costs no pass of its
+    # own; *seen is raised to the largest value read.
     cdef Py_ssize_t s, k, j, j1, base, q = half >> 1
     cdef bint radix4 = q >= chunk_size(n, parts)
     cdef Py_ssize_t width = q if radix4 else half   # groups per block, one segment each
@@ -575,6 +604,8 @@ cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
     for s in range(n // (2 * half)):
         base = 2 * half * s
         j = lo
+        if src != a:
+            j += simd_first_sweep(a + base, src + base, half, radix4, lo, hi, t, seen)
         while j < hi:
             j1 = hi if src == a or j + COPY_PIECE >= hi else j + COPY_PIECE
             if src != a:

@@ -531,4 +531,26 @@ static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t
     return 0;
 }
 #endif
+
+#if !defined(__AVX2__) || (defined(__AVX512F__) && defined(__AVX512BW__))
+/* The first sweep read from the source rows: AVX2 only (the copy path elsewhere). */
+static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
+                                         size_t j1, const uint32_t *tw, const uint32_t *twq,
+                                         uint32_t p, uint32_t pinv, uint64_t mu, int family,
+                                         uint64_t *max_seen) {
+    (void)a; (void)src; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)p; (void)pinv;
+    (void)mu; (void)family; (void)max_seen;
+    return 0;
+}
+
+static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
+                                        const uint32_t *sy, const uint32_t *w,
+                                        const uint32_t *wq, size_t count, uint32_t p,
+                                        uint32_t pinv, uint64_t mu, int family,
+                                        uint64_t *max_seen) {
+    (void)x; (void)y; (void)sx; (void)sy; (void)w; (void)wq; (void)count; (void)p; (void)pinv;
+    (void)mu; (void)family; (void)max_seen;
+    return 0;
+}
+#endif
 #endif
