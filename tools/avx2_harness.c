@@ -1,0 +1,96 @@
+/* The AVX2 uint32 kernels of the headers, timed phase by phase outside Python (the
+ * "C harness" figures of README.md and the commit messages):
+ *
+ *     gcc -O3 -mavx2 -mbmi2 -mfma -Intt_cy tools/avx2_harness.c -o /tmp/avx2_harness
+ *     /tmp/avx2_harness
+ *
+ * n = 2^17, p = 998244353, LAZY family passed as a run-time value (as the Cython
+ * kernels pass it), tables at the page offsets ntt_cy._aligned gives them (data 0,
+ * twiddles 1 KiB, quotients 3 KiB).  The twiddles are random residues with their Shoup
+ * quotients: the timings do not depend on the values, and nothing is checked here
+ * (tests/ check the kernels against exact transforms).  Best of 300 runs per phase.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "_simd32_avx512.h"
+#include "_simd_bitrev_avx512.h"
+
+#define P 998244353u
+#define LOG2N 17
+#define N ((size_t)1 << LOG2N)
+#define CHUNK ((size_t)65536)     /* _ntt_impl.pxi CHUNK */
+#define L1_BLOCK ((size_t)4096)   /* _ntt_impl.pxi L1_BLOCK_BYTES / 4 */
+
+static volatile int family = NTT_SIMD_LAZY;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static uint32_t *page_array(size_t count, size_t offset) {
+    char *raw = aligned_alloc(4096, count * 4 + 4096);
+    return (uint32_t *)(raw + offset);
+}
+
+/* The DIF stages h = L1_BLOCK / 2 .. 16 of one L1 block, in radix-4 pairs. */
+static void l1_block(uint32_t *a, const uint32_t *tw, const uint32_t *twq) {
+    for (size_t h = L1_BLOCK / 2; h >= 32; h /= 4)
+        for (size_t s = 0; s < L1_BLOCK; s += 2 * h)
+            ntt_simd32_run4(1, a + s, h, 0, h / 2, tw, twq, P, 0, 0, family);
+}
+
+int main(void) {
+    uint32_t *a = page_array(N, 0), *tw = page_array(N, 1024), *twq = page_array(N, 3072);
+    uint32_t *rev = malloc(N * sizeof *rev);
+    for (size_t i = 0; i < N; i++) {
+        size_t r = 0;
+        for (int b = 0; b < LOG2N; b++)
+            r |= ((i >> b) & 1) << (LOG2N - 1 - b);
+        rev[i] = (uint32_t)r;
+        a[i] = (uint32_t)(rand() % P);
+        tw[i] = (uint32_t)(rand() % P);
+        twq[i] = (uint32_t)(((uint64_t)tw[i] << 32) / P);
+    }
+    enum { TOP, CHUNKS, BLOCKS, TAIL, TILED_FWD, TILED_INV, PHASES };
+    const char *name[PHASES] = {"top stage (radix-2 sweep)", "chunk radix-4 sweeps (4 stages)",
+                                "L1 blocks down to h = 16 (8 stages)",
+                                "permutation with the last 4 stages", "tiled small stages, forward",
+                                "tiled small stages, inverse"};
+    const double butterflies[PHASES] = {1, 4, 8, 4, 4, 4};
+    double best[PHASES];
+    for (int k = 0; k < PHASES; k++)
+        best[k] = 1e9;
+    for (int run = 0; run < 300; run++) {
+        double t[PHASES + 1];
+        t[0] = now();
+        ntt_simd32_run(1, a, a + N / 2, tw + N / 2, twq + N / 2, N / 2, P, 0, 0, family);
+        t[1] = now();
+        for (size_t c = 0; c < N; c += CHUNK) {
+            ntt_simd32_run4(1, a + c, CHUNK / 2, 0, CHUNK / 4, tw, twq, P, 0, 0, family);
+            for (size_t s = 0; s < CHUNK; s += CHUNK / 4)
+                ntt_simd32_run4(1, a + c + s, CHUNK / 8, 0, CHUNK / 16, tw, twq, P, 0, 0, family);
+        }
+        t[2] = now();
+        for (size_t b = 0; b < N; b += L1_BLOCK)
+            l1_block(a + b, tw, twq);
+        t[3] = now();
+        ntt_simd_dif4_bitrev32_inplace(a, LOG2N, rev, 0, N >> 8, P, tw, twq, P, 0, 0, family);
+        t[4] = now();
+        ntt_simd32_small_stages_tiled(1, a, N, tw, twq, P, 0, 0, family);
+        t[5] = now();
+        ntt_simd32_small_stages_tiled(0, a, N, tw, twq, P, 0, 0, family);
+        t[6] = now();
+        for (int k = 0; k < PHASES; k++)
+            if (t[k + 1] - t[k] < best[k])
+                best[k] = t[k + 1] - t[k];
+    }
+    printf("n = 2^%d, p = %u, LAZY, one thread; best of 300\n", LOG2N, P);
+    for (int k = 0; k < PHASES; k++)
+        printf("%-38s %7.1f us  %.3f ns/butterfly\n", name[k], best[k] * 1e6,
+               best[k] * 1e9 / (butterflies[k] * (N / 2)));
+    return a[1] == 0;   /* keeps the work observable */
+}
