@@ -1,0 +1,22 @@
+"""tools/avx2_harness.c builds against the kernel headers as they are, and runs where
+the CPU runs the AVX2 build (its figures are quoted in README.md)."""
+import pathlib
+import shutil
+import subprocess
+
+from ntt_cy._isa import supported_isas
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def test_harness_builds_and_runs(tmp_path):
+    cc = shutil.which("gcc") or shutil.which("cc")   # the build needs one anyway
+    assert cc, "no C compiler on PATH"
+    exe = tmp_path / "avx2_harness"
+    subprocess.run([cc, "-O2", "-Wall", "-Wextra", "-Werror", "-mavx2", "-mbmi2", "-mfma",
+                    f"-I{ROOT / 'ntt_cy'}", str(ROOT / "tools" / "avx2_harness.c"), "-o",
+                    str(exe)], check=True, capture_output=True, text=True)
+    if "avx2" in supported_isas():
+        out = subprocess.run([str(exe)], check=True, capture_output=True, text=True,
+                             timeout=120).stdout
+        assert out.count("ns/butterfly") == 6
