@@ -462,14 +462,24 @@ cdef inline Py_ssize_t split(Py_ssize_t count, int part, int parts) noexcept nog
 
 # ------------------------------------------------------- stage schedules
 
+cdef enum:
+    # How a schedule runs the four stages at the bit-reversed end of a transform (the
+    # forward's last, h = 8..1; the inverse's first): in registers with the segments'
+    # halves shuffled (bit-reversed order), in padded_product's tiled order
+    # (tiled_order), or not at all: the natural-order permutation runs them (fused_edge).
+    SMALL_SHUFFLED = 0
+    SMALL_TILED = 1
+    SMALL_IN_PERMUTATION = 2
+
+
 cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
-                     const Tables* t, Py_ssize_t lowest, bint tiled) noexcept nogil:
-    # All stages with half-length half_hi, half_hi/2, ..., lowest (1, or 16 when the
-    # permutation takes the last four: fused_edge) on a[0:size]; tiled: the last four
-    # leave padded_product's tiled order (tiled_order).  Stages whose blocks
+                     const Tables* t, int small) noexcept nogil:
+    # All stages with half-length half_hi, half_hi/2, ..., 1 on a[0:size], the last four
+    # as `small` says (down to 16 only for SMALL_IN_PERMUTATION).  Stages whose blocks
     # exceed an L1 sub-block sweep a[0:size]; then each sub-block takes all of its
     # remaining stages before the next one is touched.
     cdef Py_ssize_t half = half_hi, s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
+    cdef Py_ssize_t lowest = 16 if small == SMALL_IN_PERMUTATION else 1
     if size > blk and half_hi >= blk:
         while half >= blk:
             if half >= 2 * blk:
@@ -481,10 +491,11 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
                     dif_run(a + 2 * half * s, half, 0, half, t)
                 half >>= 1
         for s in range(size // blk):
-            dif_stages(a + blk * s, blk, half, t, lowest, tiled)
+            dif_stages(a + blk * s, blk, half, t, small)
         return
     while half >= lowest:
-        if half == small_half(a) and simd_small_stages(1, a, size, t, &t.fwd, tiled):
+        if half == small_half(a) and simd_small_stages(1, a, size, t, &t.fwd,
+                                                       small == SMALL_TILED):
             return
         if half >= 4 * small_half(a):  # two stages at once; at most one radix-2 before the tail
             for s in range(size // (2 * half)):
@@ -498,18 +509,18 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
 
 cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Tables* t,
                      const Twiddles* tw, const lane_t* mb,
-                     lane_t mc, Py_ssize_t first, bint tiled) noexcept nogil:
-    # All stages with half-length first, 2 first, ..., half_hi on a[0:size] (first: 1,
-    # or 16 when the permutation ran stages 1..8, see fused_edge; tiled: the input is in
-    # padded_product's tiled order, see tiled_order); sub-blocks of L1 size
-    # first, each through all of its stages (see dif_stages).  mb != NULL (first = 1):
-    # first a[i] <- a[i] mb[i] mc (pointwise_span), one L1 block at a time, so the
-    # product never makes a pass of its own over memory.
-    cdef Py_ssize_t half = first, s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
+                     lane_t mc, int small) noexcept nogil:
+    # All stages with half-length 1, 2, ..., half_hi on a[0:size], the first four as
+    # `small` says (from 16 on only for SMALL_IN_PERMUTATION); sub-blocks of L1 size
+    # first, each through all of its stages (see dif_stages).  mb != NULL: first
+    # a[i] <- a[i] mb[i] mc (pointwise_span), one L1 block at a time, so the product
+    # never makes a pass of its own over memory.
+    cdef Py_ssize_t half = 16 if small == SMALL_IN_PERMUTATION else 1
+    cdef Py_ssize_t s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
     if size > blk and half_hi >= blk:
         for s in range(size // blk):
             dit_stages(a + blk * s, blk, blk >> 1, t, tw,
-                       mb + blk * s if mb != NULL else NULL, mc, first, tiled)
+                       mb + blk * s if mb != NULL else NULL, mc, small)
         half = blk
         while half <= half_hi:
             if 2 * half <= half_hi:
@@ -523,7 +534,8 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Table
         return
     if mb != NULL:
         pointwise_span(a, mb, a, size, &t.mod, mc, t.mod.p % 2 == 1)
-    if first == 1 and half_hi >= small_half(a) and simd_small_stages(0, a, size, t, tw, tiled):
+    if (half == 1 and half_hi >= small_half(a)
+            and simd_small_stages(0, a, size, t, tw, small == SMALL_TILED)):
         half = 2 * small_half(a)
     while half <= half_hi:
         if 2 * half <= half_hi and half >= 2 * small_half(a):  # stages half and 2*half at once
@@ -665,15 +677,15 @@ cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
 
 cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
                        const Tables* t, Py_ssize_t half, const lane_t* src,
-                       uint64_t* seen, Py_ssize_t lowest, bint tiled) noexcept nogil:
+                       uint64_t* seen, int small) noexcept nogil:
     # Forward DIF stages half, half/2, ..., 1 of a[0:n] (half = n/2 for a whole
     # transform): the large stages (blocks bigger than the chunk c) sweep the whole
     # array, two at a time, then the rest run chunk by chunk.  With parts > 1 this is
     # one thread's share inside an OpenMP region (every sweep split between the
     # threads, a barrier after each sweep).  src != a: the input is src, copied into a
     # by the first sweep (or chunk by chunk when there is no large stage), *seen
-    # raised to its largest value.  lowest, tiled: see dif_stages (16 needs c >= 16,
-    # tiled c >= 128: the small stages then run in the chunks).
+    # raised to its largest value.  small: see dif_stages (SMALL_IN_PERMUTATION needs
+    # c >= 16, SMALL_TILED c >= 128: the last four stages then run in the chunks).
     cdef Py_ssize_t nchunks = n // c, k
     while half >= c:
         dif_large_pass(a, n, half, part, parts, t, src, seen)
@@ -684,13 +696,13 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
         if src != a:
             copy_max(src + k * c, a + k * c, c, seen)
-        if half >= lowest:
-            dif_stages(a + k * c, c, half, t, lowest, tiled)
+        if half >= (16 if small == SMALL_IN_PERMUTATION else 1):
+            dif_stages(a + k * c, c, half, t, small)
 
 
 cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
                        const Tables* t, const Twiddles* tw, int finish,
-                       const lane_t* mb, lane_t mc, Py_ssize_t first, bint tiled) noexcept nogil:
+                       const lane_t* mb, lane_t mc, int small) noexcept nogil:
     # DIT stages with twiddles tw: chunks first, then the large sweeps (a barrier
     # before each sweep when shared between threads).  Returns whether the last
     # sweep also applied `finish` (there is one when n > c); if not, the caller
@@ -699,7 +711,7 @@ cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     if c > 1:
         for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
             dit_stages(a + k * c, c, c >> 1, t, tw, mb + k * c if mb != NULL else NULL, mc,
-                       first, tiled)
+                       small)
     if half >= n:
         return False
     while half < n:
@@ -1026,7 +1038,8 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
         src = dst
         if parts > 1:
             ntt_cy_barrier()
-    dif_schedule(dst, n, c, part, parts, t, n >> 1, src, seen, 16 if tail else 1, False)
+    dif_schedule(dst, n, c, part, parts, t, n >> 1, src, seen,
+                 SMALL_IN_PERMUTATION if tail else SMALL_SHUFFLED)
     if natural or reduced:   # else LAZY leaves [0, 2p), see forward()
         if parts > 1:
             ntt_cy_barrier()
@@ -1057,7 +1070,8 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
         ntt_cy_barrier()
     if dit_schedule(dst, n, c, part, parts, t, &t.inv,
                     FINISH_SCALE if scaled else FINISH_FOLD, mb, mc,
-                    16 if edge == EDGE_DIT_HEAD else 1, tiled):
+                    SMALL_IN_PERMUTATION if edge == EDGE_DIT_HEAD
+                    else SMALL_TILED if tiled else SMALL_SHUFFLED):
         return
     if parts > 1:
         ntt_cy_barrier()
@@ -1129,7 +1143,8 @@ cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, 
                       reduce_src, max_seen)
     if parts > 1:
         ntt_cy_barrier()
-    dif_schedule(a, n, c, part, parts, t, n >> 3, a, NULL, 1, tiled)
+    dif_schedule(a, n, c, part, parts, t, n >> 3, a, NULL,
+                 SMALL_TILED if tiled else SMALL_SHUFFLED)
     if reduced:
         if parts > 1:
             ntt_cy_barrier()

@@ -239,54 +239,25 @@ NTT_INLINE size_t ntt_w32_run4_body(int forward, int family, int from_src, uint3
     return done;
 }
 
-NTT_INLINE size_t ntt_w32_run_loop(int forward, int family, uint32_t *x, uint32_t *y,
-                                   const uint32_t *w, const uint32_t *wq, size_t count,
-                                   uint32_t p, uint32_t pinv, uint64_t mu) {
-    return ntt_w32_run_body(forward, family, 0, x, y, x, y, w, wq, count, p, pinv, mu, NULL);
-}
-
-NTT_INLINE size_t ntt_w32_run_src_loop(int forward, int family, uint32_t *x, uint32_t *y,
-                                       const uint32_t *sx, const uint32_t *sy,
-                                       const uint32_t *w, const uint32_t *wq, size_t count,
-                                       uint32_t p, uint32_t pinv, uint64_t mu,
-                                       uint64_t *max_seen) {
-    return ntt_w32_run_body(forward, family, 1, x, y, sx, sy, w, wq, count, p, pinv, mu,
-                            max_seen);
-}
-
-NTT_INLINE size_t ntt_w32_run4_loop(int forward, int family, uint32_t *a, size_t h, size_t j0,
-                                    size_t j1, const uint32_t *tw, const uint32_t *twq,
-                                    uint32_t p, uint32_t pinv, uint64_t mu) {
-    return ntt_w32_run4_body(forward, family, 0, a, a, h, j0, j1, tw, twq, p, pinv, mu, NULL);
-}
-
-NTT_INLINE size_t ntt_w32_run4_src_loop(int forward, int family, uint32_t *a, const uint32_t *src,
-                                        size_t h, size_t j0, size_t j1, const uint32_t *tw,
-                                        const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                        uint64_t mu, uint64_t *max_seen) {
-    return ntt_w32_run4_body(forward, family, 1, a, src, h, j0, j1, tw, twq, p, pinv, mu,
-                             max_seen);
-}
-
-
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                     const uint32_t *wq, size_t count, uint32_t p,
                                     uint32_t pinv, uint64_t mu, int family) {
-    return NTT_W32_BY_FAMILY(ntt_w32_run_loop, forward, family, x, y, w, wq, count, p, pinv, mu);
+    return NTT_W32_BY_FAMILY(ntt_w32_run_body, forward, family, 0, x, y, x, y, w, wq, count, p,
+                             pinv, mu, NULL);
 }
 
 static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
                                      const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                      uint32_t pinv, uint64_t mu, int family) {
-    return NTT_W32_BY_FAMILY(ntt_w32_run4_loop, forward, family, a, h, j0, j1, tw, twq, p, pinv,
-                             mu);
+    return NTT_W32_BY_FAMILY(ntt_w32_run4_body, forward, family, 0, a, a, h, j0, j1, tw, twq, p,
+                             pinv, mu, NULL);
 }
 
 static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
                                          size_t j1, const uint32_t *tw, const uint32_t *twq,
                                          uint32_t p, uint32_t pinv, uint64_t mu, int family,
                                          uint64_t *max_seen) {
-    return NTT_W32_BY_FAMILY(ntt_w32_run4_src_loop, 1, family, a, src, h, j0, j1, tw, twq, p,
+    return NTT_W32_BY_FAMILY(ntt_w32_run4_body, 1, family, 1, a, src, h, j0, j1, tw, twq, p,
                              pinv, mu, max_seen);
 }
 
@@ -295,7 +266,7 @@ static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t
                                         const uint32_t *wq, size_t count, uint32_t p,
                                         uint32_t pinv, uint64_t mu, int family,
                                         uint64_t *max_seen) {
-    return NTT_W32_BY_FAMILY(ntt_w32_run_src_loop, 1, family, x, y, sx, sy, w, wq, count, p,
+    return NTT_W32_BY_FAMILY(ntt_w32_run_body, 1, family, 1, x, y, sx, sy, w, wq, count, p,
                              pinv, mu, max_seen);
 }
 
@@ -548,8 +519,8 @@ typedef struct {
 } ntt_w32_edge_twiddles;
 
 NTT_INLINE void ntt_w32_edge_twiddles_load(ntt_w32_edge_twiddles *d, const uint32_t *tw,
-                                       const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                       uint64_t mu, int family) {
+                                           const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                           uint64_t mu, int family) {
     int lazy = family == NTT_SIMD_LAZY;
     d->m = ntt_w32_modulus(p, pinv, mu, family);
     d->w8 = _mm256_loadu_si256((const __m256i *)(tw + 8));
@@ -583,25 +554,31 @@ NTT_INLINE void ntt_w32_transpose8(__m256i r[8]) {
     }
 }
 
-/* Stages 4, 2, 1 (DIF, forward) or 1, 2, 4 (DIT) on eight columns c[k], k = column
- * mod 8 (stage 1's twiddle is 1). */
-NTT_INLINE void ntt_w32_columns(int forward, __m256i c[8], const ntt_w32_edge_twiddles *d) {
+/* Stages 4, 2, 1 (DIF, forward) or 1, 2, 4 (DIT) of eight 16-value segments' halves,
+ * r[s] = segment s's values 8 h .. 8 h + 7 (h = 0 or 1), by way of their transpose,
+ * where column k (value 8 h + k of every segment) is one vector and each butterfly
+ * pairs two whole vectors (stage 1's twiddle is 1).  Forward: in rows, out columns;
+ * inverse: in columns, out rows. */
+NTT_INLINE void ntt_w32_edge_quadrant(int forward, __m256i r[8],
+                                      const ntt_w32_edge_twiddles *d) {
     if (forward) {
+        ntt_w32_transpose8(r);
         for (int k = 0; k < 4; k++)
-            ntt_w32_bfly(1, &c[k], &c[k + 4], d->w4[k], d->q4[k], &d->m, 0);
+            ntt_w32_bfly(1, &r[k], &r[k + 4], d->w4[k], d->q4[k], &d->m, 0);
         for (int k = 0; k < 8; k += 4)
             for (int e = 0; e < 2; e++)
-                ntt_w32_bfly(1, &c[k + e], &c[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
+                ntt_w32_bfly(1, &r[k + e], &r[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
         for (int k = 0; k < 8; k += 2)
-            ntt_w32_bfly(1, &c[k], &c[k + 1], d->w8, d->q8, &d->m, 1);
+            ntt_w32_bfly(1, &r[k], &r[k + 1], d->w8, d->q8, &d->m, 1);
     } else {
         for (int k = 0; k < 8; k += 2)
-            ntt_w32_bfly(0, &c[k], &c[k + 1], d->w8, d->q8, &d->m, 1);
+            ntt_w32_bfly(0, &r[k], &r[k + 1], d->w8, d->q8, &d->m, 1);
         for (int k = 0; k < 8; k += 4)
             for (int e = 0; e < 2; e++)
-                ntt_w32_bfly(0, &c[k + e], &c[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
+                ntt_w32_bfly(0, &r[k + e], &r[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
         for (int k = 0; k < 4; k++)
-            ntt_w32_bfly(0, &c[k], &c[k + 4], d->w4[k], d->q4[k], &d->m, 0);
+            ntt_w32_bfly(0, &r[k], &r[k + 4], d->w4[k], d->q4[k], &d->m, 0);
+        ntt_w32_transpose8(r);
     }
 }
 
@@ -621,10 +598,8 @@ NTT_INLINE int ntt_w32_tiled_loop(int forward, int family, uint32_t *a, size_t s
                 hi[s] = _mm256_loadu_si256((const __m256i *)(b + 16 * s + 8));
                 ntt_w32_bfly(1, &lo[s], &hi[s], d.w8, d.q8, &d.m, 0);   /* stage 8 */
             }
-            ntt_w32_transpose8(lo);
-            ntt_w32_columns(1, lo, &d);
-            ntt_w32_transpose8(hi);
-            ntt_w32_columns(1, hi, &d);
+            ntt_w32_edge_quadrant(1, lo, &d);
+            ntt_w32_edge_quadrant(1, hi, &d);
             for (int k = 0; k < 8; k++) {
                 _mm256_storeu_si256((__m256i *)(b + 8 * k), lo[k]);
                 _mm256_storeu_si256((__m256i *)(b + 64 + 8 * k), hi[k]);
@@ -634,10 +609,8 @@ NTT_INLINE int ntt_w32_tiled_loop(int forward, int family, uint32_t *a, size_t s
                 lo[k] = _mm256_loadu_si256((const __m256i *)(b + 8 * k));
                 hi[k] = _mm256_loadu_si256((const __m256i *)(b + 64 + 8 * k));
             }
-            ntt_w32_columns(0, lo, &d);
-            ntt_w32_transpose8(lo);
-            ntt_w32_columns(0, hi, &d);
-            ntt_w32_transpose8(hi);
+            ntt_w32_edge_quadrant(0, lo, &d);
+            ntt_w32_edge_quadrant(0, hi, &d);
             for (int s = 0; s < 8; s++) {
                 ntt_w32_bfly(0, &lo[s], &hi[s], d.w8, d.q8, &d.m, 0);   /* stage 8 */
                 _mm256_storeu_si256((__m256i *)(b + 16 * s), lo[s]);

@@ -512,28 +512,16 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
 #endif
 
 #if !defined(__AVX2__) || (defined(__AVX512F__) && defined(__AVX512BW__))
-/* What only the AVX2 build vectorises: the scalar loop does it elsewhere. */
+/* What only the AVX2 build has (the n^-1 scaling, the first sweep read from the source
+ * rows, the tiled small stages): the callers' other routes do it elsewhere. */
+#define NTT_CY_TILED_SMALL32 0
+
 static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
                                            uint32_t p) {
     (void)a; (void)count; (void)c; (void)cq; (void)p;
     return 0;
 }
-#endif
 
-#ifndef NTT_CY_TILED_SMALL32   /* only the AVX2 build has the tiled order */
-#define NTT_CY_TILED_SMALL32 0
-static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
-                                                const uint32_t *tw, const uint32_t *twq,
-                                                uint32_t p, uint32_t pinv, uint64_t mu,
-                                                int family) {
-    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)mu;
-    (void)family;
-    return 0;
-}
-#endif
-
-#if !defined(__AVX2__) || (defined(__AVX512F__) && defined(__AVX512BW__))
-/* The first sweep read from the source rows: AVX2 only (the copy path elsewhere). */
 static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
                                          size_t j1, const uint32_t *tw, const uint32_t *twq,
                                          uint32_t p, uint32_t pinv, uint64_t mu, int family,
@@ -550,6 +538,15 @@ static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t
                                         uint64_t *max_seen) {
     (void)x; (void)y; (void)sx; (void)sy; (void)w; (void)wq; (void)count; (void)p; (void)pinv;
     (void)mu; (void)family; (void)max_seen;
+    return 0;
+}
+
+static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
+                                                const uint32_t *tw, const uint32_t *twq,
+                                                uint32_t p, uint32_t pinv, uint64_t mu,
+                                                int family) {
+    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)mu;
+    (void)family;
     return 0;
 }
 #endif

@@ -130,27 +130,6 @@ NTT_INLINE void ntt_tile32_in_dif8(const uint32_t *a, const size_t row[16], uint
     }
 }
 
-/* As ntt_tile32_out, with stages 4, 2, 1 on the transposed quadrants. */
-NTT_INLINE void ntt_tile32_out_dif421(const uint32_t *t, uint32_t *dst, const size_t row[16],
-                                      __m256i fold_p, const ntt_w32_edge_twiddles *d) {
-    for (int qc = 0; qc < 2; qc++) {
-        __m256i lo[8], hi[8];
-        for (int k = 0; k < 8; k++)
-            lo[k] = _mm256_load_si256((const __m256i *)(t + 16 * k + 8 * qc));
-        ntt_w32_transpose8(lo);
-        ntt_w32_columns(1, lo, d);
-        for (int k = 0; k < 8; k++)
-            hi[k] = _mm256_load_si256((const __m256i *)(t + 16 * (8 + k) + 8 * qc));
-        ntt_w32_transpose8(hi);
-        ntt_w32_columns(1, hi, d);
-        for (int k = 0; k < 8; k++) {
-            uint32_t *out = dst + row[8 * qc + k];
-            _mm256_storeu_si256((__m256i *)out, ntt_fold32(lo[k], fold_p));
-            _mm256_storeu_si256((__m256i *)(out + 8), ntt_fold32(hi[k], fold_p));
-        }
-    }
-}
-
 /* ---- The first four DIT stages (h = 1, 2, 4, 8) of a natural-order inverse, fused
  * into the permutation that gathers its input.  Output row c of a tile is column c of
  * its input rows, so output position k of every segment in a quadrant comes from input
@@ -158,22 +137,28 @@ NTT_INLINE void ntt_tile32_out_dif421(const uint32_t *t, uint32_t *dst, const si
  * tw[h + k mod h] broadcast) and stage 8 pairs the two halves of each output row
  * (after it, vector twiddles tw[8..15]).  Same butterflies as ntt_simd32_small_stages. */
 
-/* As ntt_tile32_out (no fold), with DIT stages 1, 2, 4, then 8 on the way. */
-NTT_INLINE void ntt_tile32_out_dit1248(const uint32_t *t, uint32_t *dst, const size_t row[16],
-                                       const ntt_w32_edge_twiddles *d) {
+/* As ntt_tile32_out, through the edge stages that remain: forward (DIF tail), stages
+ * 4, 2, 1 on the transposed quadrants, then the fold; inverse (DIT head, no fold),
+ * stages 1, 2, 4 before the transpose and stage 8 on each output row's halves. */
+NTT_INLINE void ntt_tile32_out_edge(int forward, const uint32_t *t, uint32_t *dst,
+                                    const size_t row[16], __m256i fold_p,
+                                    const ntt_w32_edge_twiddles *d) {
     for (int qc = 0; qc < 2; qc++) {
         __m256i lo[8], hi[8];
-        for (int k = 0; k < 8; k++)
+        for (int k = 0; k < 8; k++)   /* one quadrant at a time: fewer live registers */
             lo[k] = _mm256_load_si256((const __m256i *)(t + 16 * k + 8 * qc));
-        ntt_w32_columns(0, lo, d);
-        ntt_w32_transpose8(lo);
+        ntt_w32_edge_quadrant(forward, lo, d);
         for (int k = 0; k < 8; k++)
             hi[k] = _mm256_load_si256((const __m256i *)(t + 16 * (8 + k) + 8 * qc));
-        ntt_w32_columns(0, hi, d);
-        ntt_w32_transpose8(hi);
+        ntt_w32_edge_quadrant(forward, hi, d);
         for (int k = 0; k < 8; k++) {
             uint32_t *out = dst + row[8 * qc + k];
-            ntt_w32_bfly(0, &lo[k], &hi[k], d->w8, d->q8, &d->m, 0);
+            if (forward) {
+                lo[k] = ntt_fold32(lo[k], fold_p);
+                hi[k] = ntt_fold32(hi[k], fold_p);
+            } else {
+                ntt_w32_bfly(0, &lo[k], &hi[k], d->w8, d->q8, &d->m, 0);
+            }
             _mm256_storeu_si256((__m256i *)out, lo[k]);
             _mm256_storeu_si256((__m256i *)(out + 8), hi[k]);
         }
@@ -197,10 +182,8 @@ NTT_INLINE void ntt_tile32_load(int edge, const uint32_t *a, const size_t row[16
 NTT_INLINE void ntt_tile32_store(int edge, const uint32_t *t, uint32_t *dst,
                                  const size_t row[16], __m256i fold_p,
                                  const ntt_w32_edge_twiddles *d) {
-    if (edge == NTT_EDGE_DIF_TAIL)
-        ntt_tile32_out_dif421(t, dst, row, fold_p, d);
-    else if (edge == NTT_EDGE_DIT_HEAD)
-        ntt_tile32_out_dit1248(t, dst, row, d);
+    if (edge != NTT_EDGE_NONE)
+        ntt_tile32_out_edge(edge == NTT_EDGE_DIF_TAIL, t, dst, row, fold_p, d);
     else
         ntt_tile32_out(t, dst, row, fold_p);
 }

@@ -43,8 +43,10 @@ NTT_INLINE __m256i ntt_wg_sub(__m256i x, __m256i y, __m256i q) {
 NTT_INLINE __m256i ntt_wg_coefficients(const uint32_t *const *rows, size_t at, size_t k,
                                        const uint64_t *primes, const uint64_t *inv,
                                        const uint64_t *inv_q, const uint64_t *offsets,
-                                       __m256i vm, const uint64_t *weights,
-                                       const uint64_t *weights_q, __m256i voff) {
+                                       uint64_t m, const uint64_t *weights,
+                                       const uint64_t *weights_q, uint64_t offset_m) {
+    const __m256i vm = _mm256_set1_epi64x((long long)m);
+    const __m256i voff = _mm256_set1_epi64x((long long)offset_m);
     __m256i d[8];
     for (size_t j = 0; j < k; j++) {
         __m256i p = _mm256_set1_epi64x((long long)primes[j]);
@@ -69,27 +71,6 @@ NTT_INLINE __m256i ntt_wg_coefficients(const uint32_t *const *rows, size_t at, s
     return ntt_wg_sub(acc, voff, vm);
 }
 
-NTT_INLINE size_t
-ntt_wg_garner32_k(const uint32_t *const *rows, size_t start, size_t k, size_t cnt,
-                  const uint64_t *primes, const uint64_t *inv, const uint64_t *inv_q,
-                  const uint64_t *offsets, uint64_t m, const uint64_t *weights,
-                  const uint64_t *weights_q, uint64_t offset_m, uint64_t *result) {
-    size_t i, done = cnt & ~(size_t)7;
-    const __m256i vm = _mm256_set1_epi64x((long long)m);
-    const __m256i voff = _mm256_set1_epi64x((long long)offset_m);
-    if (k > 8)
-        return 0;
-    for (i = 0; i < done; i += 8) {   /* two independent groups of 4 per step */
-        __m256i x0 = ntt_wg_coefficients(rows, start + i, k, primes, inv, inv_q, offsets, vm,
-                                         weights, weights_q, voff);
-        __m256i x1 = ntt_wg_coefficients(rows, start + i + 4, k, primes, inv, inv_q, offsets, vm,
-                                         weights, weights_q, voff);
-        _mm256_storeu_si256((__m256i *)(result + i), x0);
-        _mm256_storeu_si256((__m256i *)(result + i + 4), x1);
-    }
-    return done;
-}
-
 /* ---- The same reconstruction on 8 coefficients per vector in 32-bit lanes, for
  * m < 2^31: with p_j < 2^31 and m < 2^31 every value stays below 2^32 (Shoup results
  * < 2q, sums of two residues < 2m), so unsigned 32-bit min folds replace the 64-bit
@@ -112,8 +93,10 @@ NTT_INLINE __m256i ntt_wg8_sub(__m256i x, __m256i y, __m256i q) {
 NTT_INLINE __m256i ntt_wg8_coefficients(const uint32_t *const *rows, size_t at, size_t k,
                                         const uint64_t *primes, const uint64_t *inv,
                                         const uint64_t *inv_q, const uint64_t *offsets,
-                                        __m256i vm, const uint64_t *weights,
-                                        const uint64_t *weights_q, __m256i voff) {
+                                        uint64_t m, const uint64_t *weights,
+                                        const uint64_t *weights_q, uint64_t offset_m) {
+    const __m256i vm = _mm256_set1_epi32((int)m);
+    const __m256i voff = _mm256_set1_epi32((int)offset_m);
     __m256i d[8];
     for (size_t j = 0; j < k; j++) {
         __m256i p = _mm256_set1_epi32((int)primes[j]);
@@ -138,23 +121,31 @@ NTT_INLINE __m256i ntt_wg8_coefficients(const uint32_t *const *rows, size_t at, 
     return ntt_wg8_sub(acc, voff, vm);
 }
 
+/* Coefficients start .. start + cnt (rounded down to 8) into result: in 32-bit lanes
+ * when narrow (m < 2^31), else two independent groups of 4 in 64-bit lanes per step. */
 NTT_INLINE size_t
-ntt_wg8_garner32_k(const uint32_t *const *rows, size_t start, size_t k, size_t cnt,
-                   const uint64_t *primes, const uint64_t *inv, const uint64_t *inv_q,
-                   const uint64_t *offsets, uint64_t m, const uint64_t *weights,
-                   const uint64_t *weights_q, uint64_t offset_m, uint64_t *result) {
+ntt_wg_garner32_k(int narrow, const uint32_t *const *rows, size_t start, size_t k, size_t cnt,
+                  const uint64_t *primes, const uint64_t *inv, const uint64_t *inv_q,
+                  const uint64_t *offsets, uint64_t m, const uint64_t *weights,
+                  const uint64_t *weights_q, uint64_t offset_m, uint64_t *result) {
     size_t i, done = cnt & ~(size_t)7;
-    const __m256i vm = _mm256_set1_epi32((int)m);
-    const __m256i voff = _mm256_set1_epi32((int)offset_m);
     if (k > 8)
         return 0;
     for (i = 0; i < done; i += 8) {
-        __m256i x = ntt_wg8_coefficients(rows, start + i, k, primes, inv, inv_q, offsets, vm,
-                                         weights, weights_q, voff);
-        _mm256_storeu_si256((__m256i *)(result + i),
-                            _mm256_cvtepu32_epi64(_mm256_castsi256_si128(x)));
-        _mm256_storeu_si256((__m256i *)(result + i + 4),
-                            _mm256_cvtepu32_epi64(_mm256_extracti128_si256(x, 1)));
+        __m256i lo, hi;
+        if (narrow) {
+            __m256i x = ntt_wg8_coefficients(rows, start + i, k, primes, inv, inv_q, offsets, m,
+                                             weights, weights_q, offset_m);
+            lo = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(x));
+            hi = _mm256_cvtepu32_epi64(_mm256_extracti128_si256(x, 1));
+        } else {
+            lo = ntt_wg_coefficients(rows, start + i, k, primes, inv, inv_q, offsets, m,
+                                     weights, weights_q, offset_m);
+            hi = ntt_wg_coefficients(rows, start + i + 4, k, primes, inv, inv_q, offsets, m,
+                                     weights, weights_q, offset_m);
+        }
+        _mm256_storeu_si256((__m256i *)(result + i), lo);
+        _mm256_storeu_si256((__m256i *)(result + i + 4), hi);
     }
     return done;
 }
@@ -166,18 +157,16 @@ static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start
                                        const uint64_t *weights_q, uint64_t offset_m,
                                        uint64_t *result) {
     /* k = 3 (30-bit primes for any m < 2^32 up to n ~ 2^26) as a constant: loops
-     * unrolled, constants held in registers */
-    if (m < (1ull << 31)) {
-        if (k == 3)
-            return ntt_wg8_garner32_k(rows, start, 3, cnt, primes, inv, inv_q, offsets, m,
-                                      weights, weights_q, offset_m, result);
-        return ntt_wg8_garner32_k(rows, start, k, cnt, primes, inv, inv_q, offsets, m, weights,
-                                  weights_q, offset_m, result);
-    }
+     * unrolled, constants held in registers; narrow (32-bit lanes) where m allows */
+    int narrow = m < (1ull << 31);
     if (k == 3)
-        return ntt_wg_garner32_k(rows, start, 3, cnt, primes, inv, inv_q, offsets, m, weights,
-                                 weights_q, offset_m, result);
-    return ntt_wg_garner32_k(rows, start, k, cnt, primes, inv, inv_q, offsets, m, weights,
-                             weights_q, offset_m, result);
+        return narrow ? ntt_wg_garner32_k(1, rows, start, 3, cnt, primes, inv, inv_q, offsets, m,
+                                          weights, weights_q, offset_m, result)
+                      : ntt_wg_garner32_k(0, rows, start, 3, cnt, primes, inv, inv_q, offsets, m,
+                                          weights, weights_q, offset_m, result);
+    return narrow ? ntt_wg_garner32_k(1, rows, start, k, cnt, primes, inv, inv_q, offsets, m,
+                                      weights, weights_q, offset_m, result)
+                  : ntt_wg_garner32_k(0, rows, start, k, cnt, primes, inv, inv_q, offsets, m,
+                                      weights, weights_q, offset_m, result);
 }
 #endif
