@@ -17,6 +17,12 @@ stage twiddles (PAGE_TWIDDLES) and their quotients (PAGE_QUOTIENTS) a quarter an
 three quarters into one.  Measured on Zen 3 (AVX2, uint32 LAZY), radix-4 sweeps
 over 2^17 values: 0.24 ns per butterfly with data and tables at one page offset,
 0.17 with these placements, the speed of L1-resident data.
+
+Readable tails.  The AVX2 uint32 butterflies load a twiddle vector's odd-lane
+quotients one element further on (ntt_w32_twiddle_at), so the last vector of a
+stage table reads one element past it: twiddle tables are allocated with
+TABLE_TAIL_BYTES readable past their end (aligned_empty's `tail`), which
+TransformTables checks (readable_tail).
 """
 import numpy as np
 
@@ -32,12 +38,14 @@ PAGE_DATA = 0
 PAGE_TWIDDLES = 1024
 PAGE_QUOTIENTS = 3072
 PAGE_ELEMENTWISE = 2048   # per-element tables (twists), read alongside data only
+TABLE_TAIL_BYTES = 64     # one vector of the widest ISA
 
 
-def aligned_empty(shape, dtype, page_offset=PAGE_DATA) -> np.ndarray:
+def aligned_empty(shape, dtype, page_offset=PAGE_DATA, tail=0) -> np.ndarray:
     """np.empty(shape, dtype), C-contiguous, data on an ALIGN-byte boundary (a view
     of a slightly larger byte buffer, which it keeps alive as its base).  Arrays of
-    at least a page start `page_offset` bytes (a multiple of ALIGN) into a page."""
+    at least a page start `page_offset` bytes (a multiple of ALIGN) into a page; the
+    buffer has at least `tail` bytes past the array's end (readable_tail)."""
     dtype = np.dtype(dtype)
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     nbytes = dtype.itemsize
@@ -47,15 +55,28 @@ def aligned_empty(shape, dtype, page_offset=PAGE_DATA) -> np.ndarray:
     cdef size_t offset = page_offset % PAGE_BYTES if nbytes >= PAGE_BYTES else 0
     if offset % ALIGN_BYTES:
         raise ValueError(f"page_offset must be a multiple of {ALIGN_BYTES}, got {page_offset}")
-    cdef cnp.ndarray raw = np.empty(nbytes + boundary + offset, np.uint8)
+    if tail < 0:
+        raise ValueError(f"tail must be >= 0, got {tail}")
+    cdef cnp.ndarray raw = np.empty(nbytes + boundary + offset + tail, np.uint8)
     # the address straight from the array struct: raw.ctypes.data builds a ctypes
     # object (~0.9 us, half the cost of a small transform's call)
     cdef size_t start = (boundary - <size_t>cnp.PyArray_DATA(raw) % boundary) % boundary + offset
     return raw[start:start + nbytes].view(dtype).reshape(shape)
 
 
-def aligned_copy(a: np.ndarray, page_offset=PAGE_DATA) -> np.ndarray:
+def aligned_copy(a: np.ndarray, page_offset=PAGE_DATA, tail=0) -> np.ndarray:
     """A C-contiguous, ALIGN-byte aligned copy of a, placed as aligned_empty places it."""
-    out = aligned_empty(a.shape, a.dtype, page_offset)
+    out = aligned_empty(a.shape, a.dtype, page_offset, tail)
     out[...] = a
     return out
+
+
+def readable_tail(a: np.ndarray) -> int:
+    """Bytes of the buffer that owns a's memory past a's end (0 when a owns it, or
+    its owner is not an array)."""
+    owner = a.base
+    if not isinstance(owner, np.ndarray) or owner.base is not None:
+        return 0
+    cdef size_t end = <size_t>cnp.PyArray_DATA(a) + a.nbytes
+    cdef size_t owner_end = <size_t>cnp.PyArray_DATA(owner) + owner.nbytes
+    return owner_end - end if owner_end > end else 0

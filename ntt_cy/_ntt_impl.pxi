@@ -31,6 +31,8 @@ from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, sh
 from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
                               shoup_mul64, fold_once, shoup_mul32_wide)
 
+from ntt_cy._aligned import TABLE_TAIL_BYTES, readable_tail
+
 cdef extern from "_simd32_avx512.h" nogil:
     # Vector butterflies where the build targets AVX-512; they return 0 (did
     # nothing) in other builds.  Same ranges as the scalar code below.
@@ -1189,8 +1191,13 @@ cdef class TransformTables:
 
 cdef Twiddles _twiddles(dict arrays, str key) except *:
     # The tables key (family form), key_q (Shoup quotients), key_f and key_fq (the
-    # double-precision pair, see ntt_simd64_float_twiddles) of one twiddle set.
+    # double-precision pair, see ntt_simd64_float_twiddles) of one twiddle set.  The
+    # vector kernels read one vector past the stage tables (ntt_w32_twiddle_at).
     cdef Twiddles tw
+    for name in (key, key + "_q"):
+        if name in arrays and readable_tail(arrays[name]) < TABLE_TAIL_BYTES:
+            raise ValueError(f"internal: table {name} needs {TABLE_TAIL_BYTES} readable bytes "
+                             "past its end (ntt_cy._aligned.aligned_copy's tail)")
     tw.w = _pointer(arrays, key)
     tw.q = _pointer(arrays, key + "_q")
     tw.f = <const double*>_pointer(arrays, key + "_f")

@@ -27,11 +27,17 @@ NTT_INLINE ntt_w32_mod ntt_w32_modulus(uint32_t p, uint32_t pinv, uint64_t mu, i
     return m;
 }
 
-/* High 32 bits of the 64-bit products a*b, lane by lane. */
-NTT_INLINE __m256i ntt_w32_mulhi(__m256i a, __m256i b) {
+/* High 32 bits of the 64-bit products a*b, lane by lane; b_odd holds b's odd lanes in
+ * its even ones (vpmuludq reads those): b >> 32 per 64-bit lane, b itself when all its
+ * lanes are equal, or a table load one element further on (ntt_w32_twiddle_at). */
+NTT_INLINE __m256i ntt_w32_mulhi_odd(__m256i a, __m256i b, __m256i b_odd) {
     __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(a, b), 32);
-    __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
+    __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), b_odd);
     return _mm256_blend_epi32(even, odd, 0xAA);
+}
+
+NTT_INLINE __m256i ntt_w32_mulhi(__m256i a, __m256i b) {
+    return ntt_w32_mulhi_odd(a, b, _mm256_srli_epi64(b, 32));
 }
 
 /* x - y for x, y < 2^32 whose true difference lies in [-p, p) -> [0, p): p is
@@ -42,18 +48,26 @@ NTT_INLINE __m256i ntt_w32_sub_wrap(__m256i x, __m256i y, __m256i p) {
     return _mm256_add_epi32(_mm256_sub_epi32(x, y), _mm256_and_si256(below, p));
 }
 
-/* Shoup: a in [0, 2^32), w < p, wq = floor(w 2^32 / p) -> [0, 2p). */
-NTT_INLINE __m256i ntt_w32_shoup(__m256i a, __m256i w, __m256i wq, __m256i p) {
-    __m256i q = ntt_w32_mulhi(a, wq);
+/* Shoup: a in [0, 2^32), w < p, wq = floor(w 2^32 / p) -> [0, 2p); wq_odd: wq's odd
+ * lanes in its even ones (ntt_w32_mulhi_odd). */
+NTT_INLINE __m256i ntt_w32_shoup(__m256i a, __m256i w, __m256i wq, __m256i wq_odd,
+                                 __m256i p) {
+    __m256i q = ntt_w32_mulhi_odd(a, wq, wq_odd);
     return _mm256_sub_epi32(_mm256_mullo_epi32(a, w), _mm256_mullo_epi32(q, p));
 }
 
-/* Montgomery: a in [0, 2^32), a*b < p 2^32, p odd -> a*b*2^-32 mod p in [0, p). */
-NTT_INLINE __m256i ntt_w32_mont(__m256i a, __m256i b, const ntt_w32_mod *m) {
-    __m256i h1 = ntt_w32_mulhi(a, b);
+/* Montgomery: a in [0, 2^32), a*b < p 2^32, p odd -> a*b*2^-32 mod p in [0, p); b_odd
+ * as ntt_w32_mulhi_odd. */
+NTT_INLINE __m256i ntt_w32_mont_odd(__m256i a, __m256i b, __m256i b_odd,
+                                    const ntt_w32_mod *m) {
+    __m256i h1 = ntt_w32_mulhi_odd(a, b, b_odd);
     __m256i lo = _mm256_mullo_epi32(a, b);
     __m256i h2 = ntt_w32_mulhi(_mm256_mullo_epi32(lo, m->pinv), m->p);
     return ntt_w32_sub_wrap(h1, h2, m->p);
+}
+
+NTT_INLINE __m256i ntt_w32_mont(__m256i a, __m256i b, const ntt_w32_mod *m) {
+    return ntt_w32_mont_odd(a, b, _mm256_srli_epi64(b, 32), m);
 }
 
 /* Barrett on the even 32-bit lanes, as barrett_mul32 and the AVX-512 version:
@@ -96,36 +110,67 @@ NTT_INLINE __m256i ntt_w32_fold2p(__m256i x, __m256i two_p) {
     return _mm256_min_epu32(x, _mm256_sub_epi32(x, two_p));
 }
 
+/* A butterfly's multiplier on 8 lanes: the twiddles w, their Shoup quotients q (w
+ * itself for the exact families), and q_odd, q's odd lanes in its even ones
+ * (ntt_w32_mulhi_odd). */
+typedef struct {
+    __m256i w, q, q_odd;
+} ntt_w32_twiddle;
+
+/* From vectors, q_odd by a shift (loop-invariant twiddles: hoisted). */
+NTT_INLINE ntt_w32_twiddle ntt_w32_twiddle_of(__m256i w, __m256i q) {
+    ntt_w32_twiddle t;
+    t.w = w;
+    t.q = q;
+    t.q_odd = _mm256_srli_epi64(q, 32);
+    return t;
+}
+
+/* tw[at..at+7] with twq's (lazy) or tw's own values as q, and q_odd loaded one element
+ * further on, a load in place of a shift per product (Zen 3, uint32 LAZY radix-4 in
+ * L1: 0.212 -> 0.200 ns per butterfly).  It reads element at + 8: twiddle tables are
+ * readable one vector past their end (TABLE_TAIL_BYTES, ntt_cy/_aligned.pyx). */
+NTT_INLINE ntt_w32_twiddle ntt_w32_twiddle_at(const uint32_t *tw, const uint32_t *twq,
+                                              size_t at, int lazy) {
+    const uint32_t *q = lazy ? twq + at : tw + at;
+    ntt_w32_twiddle t;
+    t.w = _mm256_loadu_si256((const __m256i *)(tw + at));
+    t.q = lazy ? _mm256_loadu_si256((const __m256i *)q) : t.w;
+    t.q_odd = _mm256_loadu_si256((const __m256i *)(q + 1));
+    return t;
+}
+
 /* a * w as the butterflies need it, and `one` (twiddle 1): as ntt_v32_times. */
-NTT_INLINE __m256i ntt_w32_times(__m256i a, __m256i w, __m256i wq, const ntt_w32_mod *m,
+NTT_INLINE __m256i ntt_w32_times(__m256i a, const ntt_w32_twiddle *t, const ntt_w32_mod *m,
                                  int one) {
     if (m->family == NTT_SIMD_LAZY)
-        return one ? ntt_w32_fold2p(a, m->two_p) : ntt_w32_shoup(a, w, wq, m->p);
+        return one ? ntt_w32_fold2p(a, m->two_p) : ntt_w32_shoup(a, t->w, t->q, t->q_odd, m->p);
     if (one)
         return a;
-    return m->family == NTT_SIMD_BARRETT ? ntt_w32_barrett(a, w, m) : ntt_w32_mont(a, w, m);
+    return m->family == NTT_SIMD_BARRETT ? ntt_w32_barrett(a, t->w, m)
+                                         : ntt_w32_mont_odd(a, t->w, t->q_odd, m);
 }
 
 /* One butterfly on 8 lanes: as ntt_v32_butterfly (DIF forward, DIT otherwise). */
-NTT_INLINE void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m256i wq,
+NTT_INLINE void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, const ntt_w32_twiddle *tw,
                              const ntt_w32_mod *m, int one) {
     if (m->family == NTT_SIMD_LAZY) {
         if (forward) {      /* DIF, in/out [0, 2p) */
             __m256i d = _mm256_add_epi32(_mm256_sub_epi32(*u, *v), m->two_p);
             *u = ntt_w32_fold2p(_mm256_add_epi32(*u, *v), m->two_p);
-            *v = ntt_w32_times(d, w, wq, m, one);
+            *v = ntt_w32_times(d, tw, m, one);
         } else {            /* DIT, in/out [0, 4p) */
             __m256i x = ntt_w32_fold2p(*u, m->two_p);
-            __m256i t = ntt_w32_times(*v, w, wq, m, one);
+            __m256i t = ntt_w32_times(*v, tw, m, one);
             *u = _mm256_add_epi32(x, t);
             *v = _mm256_add_epi32(_mm256_sub_epi32(x, t), m->two_p);
         }
     } else if (forward) {   /* MONTGOMERY or BARRETT, in/out [0, p) */
         __m256i d = ntt_w32_sub(*u, *v, m->p);
         *u = ntt_w32_add(*u, *v, m->p);
-        *v = ntt_w32_times(d, w, wq, m, one);
+        *v = ntt_w32_times(d, tw, m, one);
     } else {
-        __m256i t = ntt_w32_times(*v, w, wq, m, one);
+        __m256i t = ntt_w32_times(*v, tw, m, one);
         *v = ntt_w32_sub(*u, t, m->p);
         *u = ntt_w32_add(*u, t, m->p);
     }
@@ -150,22 +195,19 @@ NTT_INLINE void ntt_w32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m
                                __m256i x1, __m256i x2, __m256i x3, const uint32_t *tw,
                                const uint32_t *twq, const ntt_w32_mod *m, int lazy) {
     size_t q = h / 2;
-    __m256i wa = _mm256_loadu_si256((const __m256i *)(tw + h + j));
-    __m256i wb = _mm256_loadu_si256((const __m256i *)(tw + h + q + j));
-    __m256i wc = _mm256_loadu_si256((const __m256i *)(tw + q + j));
-    __m256i qa = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + j)) : wa;
-    __m256i qb = lazy ? _mm256_loadu_si256((const __m256i *)(twq + h + q + j)) : wb;
-    __m256i qc = lazy ? _mm256_loadu_si256((const __m256i *)(twq + q + j)) : wc;
+    ntt_w32_twiddle ta = ntt_w32_twiddle_at(tw, twq, h + j, lazy);
+    ntt_w32_twiddle tb = ntt_w32_twiddle_at(tw, twq, h + q + j, lazy);
+    ntt_w32_twiddle tc = ntt_w32_twiddle_at(tw, twq, q + j, lazy);
     if (forward) {
-        ntt_w32_bfly(1, &x0, &x2, wa, qa, m, 0);
-        ntt_w32_bfly(1, &x1, &x3, wb, qb, m, 0);
-        ntt_w32_bfly(1, &x0, &x1, wc, qc, m, 0);
-        ntt_w32_bfly(1, &x2, &x3, wc, qc, m, 0);
+        ntt_w32_bfly(1, &x0, &x2, &ta, m, 0);
+        ntt_w32_bfly(1, &x1, &x3, &tb, m, 0);
+        ntt_w32_bfly(1, &x0, &x1, &tc, m, 0);
+        ntt_w32_bfly(1, &x2, &x3, &tc, m, 0);
     } else {
-        ntt_w32_bfly(0, &x0, &x1, wc, qc, m, 0);
-        ntt_w32_bfly(0, &x2, &x3, wc, qc, m, 0);
-        ntt_w32_bfly(0, &x0, &x2, wa, qa, m, 0);
-        ntt_w32_bfly(0, &x1, &x3, wb, qb, m, 0);
+        ntt_w32_bfly(0, &x0, &x1, &tc, m, 0);
+        ntt_w32_bfly(0, &x2, &x3, &tc, m, 0);
+        ntt_w32_bfly(0, &x0, &x2, &ta, m, 0);
+        ntt_w32_bfly(0, &x1, &x3, &tb, m, 0);
     }
     _mm256_storeu_si256((__m256i *)(a + j), x0);
     _mm256_storeu_si256((__m256i *)(a + j + q), x1);
@@ -198,11 +240,10 @@ NTT_INLINE size_t ntt_w32_run_body(int forward, int family, int from_src, uint32
     for (j = 0; j < done; j += 8) {
         __m256i u = _mm256_loadu_si256((const __m256i *)((from_src ? sx : x) + j));
         __m256i v = _mm256_loadu_si256((const __m256i *)((from_src ? sy : y) + j));
-        __m256i tw = _mm256_loadu_si256((const __m256i *)(w + j));
-        __m256i twq = family == NTT_SIMD_LAZY ? _mm256_loadu_si256((const __m256i *)(wq + j)) : tw;
+        ntt_w32_twiddle t = ntt_w32_twiddle_at(w, wq, j, family == NTT_SIMD_LAZY);
         if (from_src)
             top = _mm256_max_epu32(top, _mm256_max_epu32(u, v));
-        ntt_w32_bfly(forward, &u, &v, tw, twq, &m, 0);
+        ntt_w32_bfly(forward, &u, &v, &t, &m, 0);
         _mm256_storeu_si256((__m256i *)(x + j), u);
         _mm256_storeu_si256((__m256i *)(y + j), v);
     }
@@ -418,30 +459,29 @@ NTT_INLINE void ntt_w32_join(int h, __m256i x, __m256i y, __m256i *a, __m256i *b
 /* One stage of half-length h (a literal at every call, so the switches fold) on a
  * 16-element segment held in (lo, hi). */
 NTT_INLINE void
-ntt_w32_small_stage(int forward, int h, __m256i *lo, __m256i *hi, __m256i w, __m256i wq,
+ntt_w32_small_stage(int forward, int h, __m256i *lo, __m256i *hi, const ntt_w32_twiddle *t,
                     const ntt_w32_mod *m) {
     __m256i x, y;
     ntt_w32_split(h, *lo, *hi, &x, &y);
-    ntt_w32_bfly(forward, &x, &y, w, wq, m, h == 1);
+    ntt_w32_bfly(forward, &x, &y, t, m, h == 1);
     ntt_w32_join(h, x, y, lo, hi);
 }
 
 /* The last four DIF stages (h = 8, 4, 2, 1), or the first four DIT stages, on
- * `count` segments of 16 held in (lo[s], hi[s]), stage by stage across them. */
+ * `count` segments of 16 held in (lo[s], hi[s]), stage by stage across them; t[k]: the
+ * twiddles of stage h = 8 >> k. */
 NTT_INLINE void ntt_w32_small_segments(int forward, __m256i *lo, __m256i *hi, int count,
-                                       __m256i w8, __m256i q8, __m256i w4, __m256i q4,
-                                       __m256i w2, __m256i q2, __m256i w1, __m256i q1,
-                                       const ntt_w32_mod *m) {
+                                       const ntt_w32_twiddle t[4], const ntt_w32_mod *m) {
     if (forward) {
-        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 8, &lo[s], &hi[s], w8, q8, m);
-        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 4, &lo[s], &hi[s], w4, q4, m);
-        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 2, &lo[s], &hi[s], w2, q2, m);
-        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 1, &lo[s], &hi[s], w1, q1, m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 8, &lo[s], &hi[s], &t[0], m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 4, &lo[s], &hi[s], &t[1], m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 2, &lo[s], &hi[s], &t[2], m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(1, 1, &lo[s], &hi[s], &t[3], m);
     } else {
-        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 1, &lo[s], &hi[s], w1, q1, m);
-        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 2, &lo[s], &hi[s], w2, q2, m);
-        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 4, &lo[s], &hi[s], w4, q4, m);
-        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 8, &lo[s], &hi[s], w8, q8, m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 1, &lo[s], &hi[s], &t[3], m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 2, &lo[s], &hi[s], &t[2], m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 4, &lo[s], &hi[s], &t[1], m);
+        for (int s = 0; s < count; s++) ntt_w32_small_stage(0, 8, &lo[s], &hi[s], &t[0], m);
     }
 }
 
@@ -452,17 +492,13 @@ NTT_INLINE int ntt_w32_small_stages_loop(int forward, int family, uint32_t *a, s
                                          uint32_t pinv, uint64_t mu) {
     ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
     int lazy = family == NTT_SIMD_LAZY;
-    __m256i w8, w4, w2, w1, q8, q4, q2, q1;
+    ntt_w32_twiddle t[4];
     if (size < 16 || (size & 15))
         return 0;
-    w8 = ntt_w32_stage_twiddles(tw, 8);
-    w4 = ntt_w32_stage_twiddles(tw, 4);
-    w2 = ntt_w32_stage_twiddles(tw, 2);
-    w1 = ntt_w32_stage_twiddles(tw, 1);
-    q8 = lazy ? ntt_w32_stage_twiddles(twq, 8) : w8;
-    q4 = lazy ? ntt_w32_stage_twiddles(twq, 4) : w4;
-    q2 = lazy ? ntt_w32_stage_twiddles(twq, 2) : w2;
-    q1 = lazy ? ntt_w32_stage_twiddles(twq, 1) : w1;
+    for (int k = 0; k < 4; k++) {
+        __m256i w = ntt_w32_stage_twiddles(tw, 8 >> k);
+        t[k] = ntt_w32_twiddle_of(w, lazy ? ntt_w32_stage_twiddles(twq, 8 >> k) : w);
+    }
     /* Two segments per step, their stages interleaved: one segment's four stages are
      * one long dependency chain (Zen 3: 0.29 -> 0.26 ns per butterfly, in L1). */
     size_t i = 0, pairs = size & ~(size_t)31;
@@ -472,7 +508,7 @@ NTT_INLINE int ntt_w32_small_stages_loop(int forward, int family, uint32_t *a, s
             lo[s] = _mm256_loadu_si256((const __m256i *)(a + i + 16 * s));
             hi[s] = _mm256_loadu_si256((const __m256i *)(a + i + 16 * s + 8));
         }
-        ntt_w32_small_segments(forward, lo, hi, 2, w8, q8, w4, q4, w2, q2, w1, q1, &m);
+        ntt_w32_small_segments(forward, lo, hi, 2, t, &m);
         for (int s = 0; s < 2; s++) {
             _mm256_storeu_si256((__m256i *)(a + i + 16 * s), lo[s]);
             _mm256_storeu_si256((__m256i *)(a + i + 16 * s + 8), hi[s]);
@@ -481,7 +517,7 @@ NTT_INLINE int ntt_w32_small_stages_loop(int forward, int family, uint32_t *a, s
     if (i < size) {   /* an odd segment at the end */
         __m256i lo = _mm256_loadu_si256((const __m256i *)(a + i));
         __m256i hi = _mm256_loadu_si256((const __m256i *)(a + i + 8));
-        ntt_w32_small_segments(forward, &lo, &hi, 1, w8, q8, w4, q4, w2, q2, w1, q1, &m);
+        ntt_w32_small_segments(forward, &lo, &hi, 1, t, &m);
         _mm256_storeu_si256((__m256i *)(a + i), lo);
         _mm256_storeu_si256((__m256i *)(a + i + 8), hi);
     }
@@ -515,7 +551,7 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
  * and 2 one broadcast per column.  Shared with _simd_bitrev_avx2.h. */
 typedef struct {
     ntt_w32_mod m;
-    __m256i w8, q8, w4[4], q4[4], w2[2], q2[2];
+    ntt_w32_twiddle t8, t4[4], t2[2];
 } ntt_w32_edge_twiddles;
 
 NTT_INLINE void ntt_w32_edge_twiddles_load(ntt_w32_edge_twiddles *d, const uint32_t *tw,
@@ -523,16 +559,15 @@ NTT_INLINE void ntt_w32_edge_twiddles_load(ntt_w32_edge_twiddles *d, const uint3
                                            uint64_t mu, int family) {
     int lazy = family == NTT_SIMD_LAZY;
     d->m = ntt_w32_modulus(p, pinv, mu, family);
-    d->w8 = _mm256_loadu_si256((const __m256i *)(tw + 8));
-    d->q8 = lazy ? _mm256_loadu_si256((const __m256i *)(twq + 8)) : d->w8;
-    for (int k = 0; k < 4; k++) {
-        d->w4[k] = _mm256_set1_epi32((int)tw[4 + k]);
-        d->q4[k] = lazy ? _mm256_set1_epi32((int)twq[4 + k]) : d->w4[k];
-    }
-    for (int k = 0; k < 2; k++) {
-        d->w2[k] = _mm256_set1_epi32((int)tw[2 + k]);
-        d->q2[k] = lazy ? _mm256_set1_epi32((int)twq[2 + k]) : d->w2[k];
-    }
+    const uint32_t *q = lazy ? twq : tw;
+    d->t8 = ntt_w32_twiddle_of(_mm256_loadu_si256((const __m256i *)(tw + 8)),
+                               _mm256_loadu_si256((const __m256i *)(q + 8)));
+    for (int k = 0; k < 4; k++)
+        d->t4[k] = ntt_w32_twiddle_of(_mm256_set1_epi32((int)tw[4 + k]),
+                                      _mm256_set1_epi32((int)q[4 + k]));
+    for (int k = 0; k < 2; k++)
+        d->t2[k] = ntt_w32_twiddle_of(_mm256_set1_epi32((int)tw[2 + k]),
+                                      _mm256_set1_epi32((int)q[2 + k]));
 }
 
 /* The 8 x 8 transpose of 32-bit values (rows r[0..7] -> columns). */
@@ -564,20 +599,20 @@ NTT_INLINE void ntt_w32_edge_quadrant(int forward, __m256i r[8],
     if (forward) {
         ntt_w32_transpose8(r);
         for (int k = 0; k < 4; k++)
-            ntt_w32_bfly(1, &r[k], &r[k + 4], d->w4[k], d->q4[k], &d->m, 0);
+            ntt_w32_bfly(1, &r[k], &r[k + 4], &d->t4[k], &d->m, 0);
         for (int k = 0; k < 8; k += 4)
             for (int e = 0; e < 2; e++)
-                ntt_w32_bfly(1, &r[k + e], &r[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
+                ntt_w32_bfly(1, &r[k + e], &r[k + e + 2], &d->t2[e], &d->m, 0);
         for (int k = 0; k < 8; k += 2)
-            ntt_w32_bfly(1, &r[k], &r[k + 1], d->w8, d->q8, &d->m, 1);
+            ntt_w32_bfly(1, &r[k], &r[k + 1], &d->t8, &d->m, 1);
     } else {
         for (int k = 0; k < 8; k += 2)
-            ntt_w32_bfly(0, &r[k], &r[k + 1], d->w8, d->q8, &d->m, 1);
+            ntt_w32_bfly(0, &r[k], &r[k + 1], &d->t8, &d->m, 1);
         for (int k = 0; k < 8; k += 4)
             for (int e = 0; e < 2; e++)
-                ntt_w32_bfly(0, &r[k + e], &r[k + e + 2], d->w2[e], d->q2[e], &d->m, 0);
+                ntt_w32_bfly(0, &r[k + e], &r[k + e + 2], &d->t2[e], &d->m, 0);
         for (int k = 0; k < 4; k++)
-            ntt_w32_bfly(0, &r[k], &r[k + 4], d->w4[k], d->q4[k], &d->m, 0);
+            ntt_w32_bfly(0, &r[k], &r[k + 4], &d->t4[k], &d->m, 0);
         ntt_w32_transpose8(r);
     }
 }
@@ -596,7 +631,7 @@ NTT_INLINE int ntt_w32_tiled_loop(int forward, int family, uint32_t *a, size_t s
             for (int s = 0; s < 8; s++) {
                 lo[s] = _mm256_loadu_si256((const __m256i *)(b + 16 * s));
                 hi[s] = _mm256_loadu_si256((const __m256i *)(b + 16 * s + 8));
-                ntt_w32_bfly(1, &lo[s], &hi[s], d.w8, d.q8, &d.m, 0);   /* stage 8 */
+                ntt_w32_bfly(1, &lo[s], &hi[s], &d.t8, &d.m, 0);   /* stage 8 */
             }
             ntt_w32_edge_quadrant(1, lo, &d);
             ntt_w32_edge_quadrant(1, hi, &d);
@@ -612,7 +647,7 @@ NTT_INLINE int ntt_w32_tiled_loop(int forward, int family, uint32_t *a, size_t s
             ntt_w32_edge_quadrant(0, lo, &d);
             ntt_w32_edge_quadrant(0, hi, &d);
             for (int s = 0; s < 8; s++) {
-                ntt_w32_bfly(0, &lo[s], &hi[s], d.w8, d.q8, &d.m, 0);   /* stage 8 */
+                ntt_w32_bfly(0, &lo[s], &hi[s], &d.t8, &d.m, 0);   /* stage 8 */
                 _mm256_storeu_si256((__m256i *)(b + 16 * s), lo[s]);
                 _mm256_storeu_si256((__m256i *)(b + 16 * s + 8), hi[s]);
             }
@@ -640,18 +675,41 @@ static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c
     const __m256i vp = _mm256_set1_epi32((int)p);
     size_t i, done = count & ~(size_t)7;
     for (i = 0; i < done; i += 8) {
-        __m256i x = ntt_w32_shoup(_mm256_loadu_si256((const __m256i *)(a + i)), vc, vcq, vp);
+        __m256i x = ntt_w32_shoup(_mm256_loadu_si256((const __m256i *)(a + i)), vc, vcq, vcq, vp);
         _mm256_storeu_si256((__m256i *)(a + i), _mm256_min_epu32(x, _mm256_sub_epi32(x, vp)));
     }
     return done;
 }
 
-/* out[i] = mont(mont(a[i], b[i]), c), as the AVX-512 version. */
+/* out[i] = a[i] b[i] c 2^-64 mod p in [0, p), as the AVX-512 version (a b < p 2^32, p odd).
+ * For p < 2^31 the Montgomery product is left unreduced, a b 2^-32 = h1 - h2 in (-p, p)
+ * -> + p in (0, 2p) below 2^32, and c 2^-64 is one Shoup constant C = c 2^-32 mod p
+ * ([0, 2p), then one fold): 25 vector operations per 8 values instead of two full
+ * Montgomery products' 38 (each with AVX2's emulated unsigned compare). */
 static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                           size_t count, uint32_t p, uint32_t pinv, uint32_t c) {
     ntt_w32_mod m = ntt_w32_modulus(p, pinv, 0, NTT_SIMD_MONTGOMERY);
-    __m256i vc = _mm256_set1_epi32((int)c);
     size_t i, done = count & ~(size_t)7;
+    if (p < (1u << 31)) {
+        /* C = c 2^-32 mod p by one scalar REDC: (c - k p) / 2^32 with k p = c mod 2^32,
+         * i.e. -hi(k p) mod p. */
+        uint32_t hi = (uint32_t)(((uint64_t)(c * pinv) * p) >> 32);
+        uint32_t cc = hi ? p - hi : 0;
+        __m256i vcc = _mm256_set1_epi32((int)cc);
+        __m256i vccq = _mm256_set1_epi32((int)(uint32_t)(((uint64_t)cc << 32) / p));
+        for (i = 0; i < done; i += 8) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(a + i));
+            __m256i y = _mm256_loadu_si256((const __m256i *)(b + i));
+            __m256i h1 = ntt_w32_mulhi(x, y);
+            __m256i k = _mm256_mullo_epi32(_mm256_mullo_epi32(x, y), m.pinv);
+            __m256i t = _mm256_add_epi32(_mm256_sub_epi32(h1, ntt_w32_mulhi_odd(k, m.p, m.p)),
+                                         m.p);
+            __m256i r = ntt_w32_shoup(t, vcc, vccq, vccq, m.p);
+            _mm256_storeu_si256((__m256i *)(out + i), ntt_w32_fold2p(r, m.p));
+        }
+        return done;
+    }
+    __m256i vc = _mm256_set1_epi32((int)c);
     for (i = 0; i < done; i += 8) {
         __m256i x = ntt_w32_mont(_mm256_loadu_si256((const __m256i *)(a + i)),
                                  _mm256_loadu_si256((const __m256i *)(b + i)), &m);

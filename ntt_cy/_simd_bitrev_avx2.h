@@ -124,7 +124,7 @@ NTT_INLINE void ntt_tile32_in_dif8(const uint32_t *a, const size_t row[16], uint
     for (int k = 0; k < 16; k++) {
         __m256i lo = _mm256_loadu_si256((const __m256i *)(a + row[k]));
         __m256i hi = _mm256_loadu_si256((const __m256i *)(a + row[k] + 8));
-        ntt_w32_bfly(1, &lo, &hi, d->w8, d->q8, &d->m, 0);
+        ntt_w32_bfly(1, &lo, &hi, &d->t8, &d->m, 0);
         _mm256_store_si256((__m256i *)(t + 16 * k), lo);
         _mm256_store_si256((__m256i *)(t + 16 * k + 8), hi);
     }
@@ -157,7 +157,7 @@ NTT_INLINE void ntt_tile32_out_edge(int forward, const uint32_t *t, uint32_t *ds
                 lo[k] = ntt_fold32(lo[k], fold_p);
                 hi[k] = ntt_fold32(hi[k], fold_p);
             } else {
-                ntt_w32_bfly(0, &lo[k], &hi[k], d->w8, d->q8, &d->m, 0);
+                ntt_w32_bfly(0, &lo[k], &hi[k], &d->t8, &d->m, 0);
             }
             _mm256_storeu_si256((__m256i *)out, lo[k]);
             _mm256_storeu_si256((__m256i *)(out + 8), hi[k]);

@@ -105,17 +105,17 @@ NTT_INLINE __m256i ntt_wg8_coefficients(const uint32_t *const *rows, size_t at, 
         for (size_t l = 0; l < j; l++) {
             __m256i v = ntt_wg8_fold(d[l], p);   /* v_l < p_l < 2 p_j -> v_l mod p_j */
             __m256i t = ntt_wg8_sub(d[j], v, p);
-            d[j] = ntt_wg8_fold(ntt_w32_shoup(t, _mm256_set1_epi32((int)inv[l * k + j]),
-                                              _mm256_set1_epi32((int)inv_q[l * k + j]), p),
-                                p);
+            __m256i cq = _mm256_set1_epi32((int)inv_q[l * k + j]);
+            d[j] = ntt_wg8_fold(
+                ntt_w32_shoup(t, _mm256_set1_epi32((int)inv[l * k + j]), cq, cq, p), p);
         }
     }
-    __m256i acc = ntt_wg8_fold(ntt_w32_shoup(d[0], _mm256_set1_epi32(1),
-                                             _mm256_set1_epi32((int)weights_q[0]), vm), vm);
+    __m256i one_q = _mm256_set1_epi32((int)weights_q[0]);
+    __m256i acc = ntt_wg8_fold(ntt_w32_shoup(d[0], _mm256_set1_epi32(1), one_q, one_q, vm), vm);
     for (size_t j = 1; j < k; j++) {
+        __m256i wq = _mm256_set1_epi32((int)weights_q[j]);
         __m256i term = ntt_wg8_fold(
-            ntt_w32_shoup(d[j], _mm256_set1_epi32((int)weights[j]),
-                          _mm256_set1_epi32((int)weights_q[j]), vm), vm);
+            ntt_w32_shoup(d[j], _mm256_set1_epi32((int)weights[j]), wq, wq, vm), vm);
         acc = ntt_wg8_fold(_mm256_add_epi32(acc, term), vm);
     }
     return ntt_wg8_sub(acc, voff, vm);

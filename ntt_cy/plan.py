@@ -8,8 +8,8 @@ import numpy as np
 
 from ntt_cy import _checks
 from ntt_cy import _ntt
-from ntt_cy._aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWIDDLES, aligned_copy,
-                             aligned_empty)
+from ntt_cy._aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWIDDLES,
+                             TABLE_TAIL_BYTES, aligned_copy, aligned_empty)
 from ntt_cy._scratch import scratch
 from ntt_cy._threads import effective_threads
 from ntt_cy.primes import root_of_unity
@@ -170,7 +170,8 @@ class NTTPlan:
             self._family_form(family, twist, arrays, "twist")
             self._family_form(family, self._powers(pow(psi, -1, p), n_inv, n), arrays, "untwist")
         scale, scale_q = self._scalar_form(family, n_inv)
-        arrays = {key: aligned_copy(table, table_page_offset(key)) for key, table in arrays.items()}
+        arrays = {key: aligned_copy(table, table_page_offset(key), TABLE_TAIL_BYTES)
+                  for key, table in arrays.items()}
         return _ntt.TransformTables(family, self._modulus, arrays, n, scale, scale_q)
 
     # ------------------------------------------------------------------ transforms

@@ -56,3 +56,25 @@ def test_page_placement_of_tables_and_data():
     assert aligned_empty(5, np.uint32, 1024).ctypes.data % ALIGN == 0   # below a page: ALIGN
     with pytest.raises(ValueError, match="multiple of 64"):
         aligned_empty(PAGE, np.uint8, 100)
+
+
+def test_twiddle_tables_are_readable_past_their_end():
+    # The AVX2 uint32 butterflies load each twiddle vector's odd-lane quotients one
+    # element further on, so a stage table's last vector reads past the table.
+    from ntt_cy import _ntt
+    from ntt_cy._aligned import TABLE_TAIL_BYTES, readable_tail
+
+    for shape, offset in ((5, 0), (4096, 1024), ((3, 700), 3072)):
+        a = aligned_empty(shape, np.uint32, offset, tail=TABLE_TAIL_BYTES)
+        assert readable_tail(a) >= TABLE_TAIL_BYTES
+    assert readable_tail(np.zeros(8, np.uint32)) == 0          # owns its memory
+    with pytest.raises(ValueError, match="tail must be >= 0"):
+        aligned_empty(8, np.uint32, tail=-1)
+    plan = get_plan(1 << 10, 998244353)
+    for family in ("lazy", "montgomery", "barrett"):
+        for table in plan.tables(family).arrays.values():
+            assert readable_tail(table) >= TABLE_TAIL_BYTES
+    arrays = dict(plan.tables("lazy").arrays)
+    arrays["fwd_tw_q"] = arrays["fwd_tw_q"].copy()              # no tail
+    with pytest.raises(ValueError, match="fwd_tw_q needs 64 readable bytes"):
+        _ntt.TransformTables("lazy", plan._modulus, arrays, plan.n, 0, 0)

@@ -6,7 +6,7 @@ import ntt_cy
 from ntt_cy import _ntt
 from ntt_cy._checks import check_reduction
 from ntt_cy._isa import load, supported_isas
-from ntt_cy.plan import get_plan
+from ntt_cy.plan import get_plan, modulus_constants
 from ntt_oracle import (FLOAT_PATH_TOP, LARGEST_PRIMES, REFERENCE_PRIMES,
                         bit_reverse_permutation, cyclic_convolution, dft)
 
@@ -248,6 +248,26 @@ def test_pointwise_accepts_lazy_forward_range(isa, p):
     kernels.pointwise_mul(a, b, out, get_plan(8, p, dtype=np.uint32)._modulus, factor, 1)
     expected = (a.astype(object) * b.astype(object) * factor) % p
     assert np.array_equal(out.astype(object), expected)
+
+
+@pytest.mark.parametrize("isa", supported_isas())
+@pytest.mark.parametrize("p", [2013265921, 2**31 - 1, 2281701377, 2**32 - 5])
+def test_pointwise_mul_reduced_inputs_above_lazy_primes(isa, p):
+    # uint32 primes above the LAZY range take [0, p) inputs; the AVX2 product keeps its
+    # Montgomery step unreduced in (0, 2p) for p < 2^31 and reduces fully above
+    kernels = load(isa)
+    rng = np.random.default_rng(p % 1013)
+    a = rng.integers(0, p, (2, 4099), dtype=np.uint64).astype(np.uint32)
+    b = rng.integers(0, p, (2, 4099), dtype=np.uint64).astype(np.uint32)
+    a[0, :50] = p - 1
+    b[0, :50] = p - 1
+    b[1, :20] = 0
+    modulus = modulus_constants(p, np.dtype(np.uint32))
+    for factor in (1, 12345, p - 1):
+        out = np.empty_like(a)
+        kernels.pointwise_mul(a, b, out, modulus, factor, 1)
+        expected = (a.astype(object) * b.astype(object) * factor) % p
+        assert np.array_equal(out.astype(object), expected), factor
 
 
 def test_forward_unreduced_output_is_the_same_values_mod_p():
