@@ -18,7 +18,8 @@ cdef extern from "_simd_garner_avx512.h" nogil:
     size_t ntt_simd_garner32(const uint32_t* const* rows, size_t start, size_t k, size_t cnt,
                              const uint64_t* primes, const uint64_t* inv, const uint64_t* inv_q,
                              const uint64_t* offsets, uint64_t m, const uint64_t* weights,
-                             const uint64_t* weights_q, uint64_t offset_m, uint64_t* result)
+                             const uint64_t* weights_q, uint64_t offset_m, uint64_t* result,
+                             uint32_t* result32)
 
 DEF GARNER_BLOCK = 512
 DEF GARNER32_MAX_PRIMES = 8
@@ -36,8 +37,11 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
     cdef uint64_t digits[GARNER32_MAX_PRIMES][GARNER_BLOCK]
     cdef uint64_t result[GARNER_BLOCK]
     cdef Py_ssize_t i, j, l
+    cdef uint32_t* direct = NULL   # uint32 results: the vector body stores them into out
+    if lane_t is uint32_t:
+        direct = out
     cdef Py_ssize_t lo = ntt_simd_garner32(rows, start, k, cnt, primes, inv, inv_q, offsets, m,
-                                           weights, weights_q, offset_m, result)
+                                           weights, weights_q, offset_m, result, direct)
     cdef uint64_t pj, c, cq, t, v, acc
     for j in range(k):
         pj = primes[j]
@@ -62,7 +66,7 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
     for i in range(lo, cnt):
         acc = result[i]
         result[i] = acc - offset_m + (m if acc < offset_m else 0)
-    for i in range(cnt):
+    for i in range(lo if direct != NULL else 0, cnt):
         out[i] = <lane_t>result[i]
 
 

@@ -4,7 +4,8 @@
  * 2^32, so vpmuludq (1 uop) gives the same products.  Ranges as the scalar code:
  * p_j < 2^31 with max p < 2 min p, m < 2^32, residues < p_j, offsets < p_j,
  * offset_m < m.
- * Returns how many coefficients it wrote to result (cnt rounded down to 8).  AVX2
+ * Returns how many coefficients it wrote (cnt rounded down to 8): to result32 as
+ * uint32 when that is not NULL, else to result.  AVX2
  * builds get the same function from _simd_garner_avx2.h; elsewhere it returns 0 and
  * the scalar loop does everything.
  */
@@ -77,14 +78,17 @@ static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start
                                        const uint64_t *inv_q, const uint64_t *offsets,
                                        uint64_t m, const uint64_t *weights,
                                        const uint64_t *weights_q, uint64_t offset_m,
-                                       uint64_t *result) {
+                                       uint64_t *result, uint32_t *result32) {
     /* k = 3 (30-bit primes for any m < 2^32 up to n ~ 2^26) with k a constant:
      * loops unrolled, constants held in registers */
-    if (k == 3)
-        return ntt_simd_garner32_k(rows, start, 3, cnt, primes, inv, inv_q, offsets, m,
-                                   weights, weights_q, offset_m, result);
-    return ntt_simd_garner32_k(rows, start, k, cnt, primes, inv, inv_q, offsets, m, weights,
-                               weights_q, offset_m, result);
+    size_t done = k == 3 ? ntt_simd_garner32_k(rows, start, 3, cnt, primes, inv, inv_q, offsets,
+                                               m, weights, weights_q, offset_m, result)
+                         : ntt_simd_garner32_k(rows, start, k, cnt, primes, inv, inv_q, offsets,
+                                               m, weights, weights_q, offset_m, result);
+    if (result32)   /* narrowed here (the AVX2 body stores uint32 from its lanes) */
+        for (size_t i = 0; i < done; i++)
+            result32[i] = (uint32_t)result[i];
+    return done;
 }
 
 #elif defined(__AVX2__)
@@ -97,9 +101,10 @@ static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start
                                        const uint64_t *inv_q, const uint64_t *offsets,
                                        uint64_t m, const uint64_t *weights,
                                        const uint64_t *weights_q, uint64_t offset_m,
-                                       uint64_t *result) {
+                                       uint64_t *result, uint32_t *result32) {
     (void)rows; (void)start; (void)k; (void)cnt; (void)primes; (void)inv; (void)inv_q;
     (void)offsets; (void)m; (void)weights; (void)weights_q; (void)offset_m; (void)result;
+    (void)result32;
     return 0;
 }
 #endif
