@@ -9,6 +9,8 @@
  * twiddles 1 KiB, quotients 3 KiB).  The twiddles are random residues with their Shoup
  * quotients: the timings do not depend on the values, and nothing is checked here
  * (tests/ check the kernels against exact transforms).  Best of 300 runs per phase.
+ * Then the element-wise steps of a product (pointwise, CRT reconstruction): see
+ * elementwise().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <time.h>
 #include "_simd32_avx512.h"
 #include "_simd_bitrev_avx512.h"
+#include "_simd_garner_avx512.h"
 
 #define P 998244353u
 #define LOG2N 17
@@ -41,6 +44,58 @@ static void l1_block(uint32_t *a, const uint32_t *tw, const uint32_t *twq) {
     for (size_t h = L1_BLOCK / 2; h >= 32; h /= 4)
         for (size_t s = 0; s < L1_BLOCK; s += 2 * h)
             ntt_simd32_run4(1, a + s, h, 0, h / 2, tw, twq, P, 0, 0, family);
+}
+
+static uint64_t pow_mod(uint64_t b, uint64_t e, uint64_t m) {
+    uint64_t r = 1;
+    for (b %= m; e; e >>= 1, b = b * b % m)   /* m < 2^32: products fit */
+        if (e & 1)
+            r = r * b % m;
+    return r;
+}
+
+/* The element-wise steps of a product mod 10^9 + 7 at n = 2^17: the pointwise product
+ * (one prime, 2^18 values in [0, 2p)) and the CRT reconstruction of 2^18 coefficients
+ * from three primes' residues into uint32 (as _garner_impl.pxi calls it, blocks of
+ * 512), constants as ntt_cy.crt.CRTBasis derives them. */
+static void elementwise(void) {
+    enum { LEN = 1 << 18, BLOCK = 512 };
+    const uint64_t m = 1000000007u, primes[3] = {1053818881u, 1051721729u, 1045430273u};
+    uint64_t inv[9], inv_q[9], offsets[3] = {0, 0, 0}, w[3], wq[3], scratch64[BLOCK];
+    uint32_t *rows[3], *out = page_array(LEN, 0), pinv = 1;
+    for (int l = 0; l < 3; l++)
+        for (int j = 0; j < 3; j++) {
+            inv[3 * l + j] = l == j ? 1 : pow_mod(primes[l], primes[j] - 2, primes[j]);
+            inv_q[3 * l + j] = (inv[3 * l + j] << 32) / primes[j];
+        }
+    w[0] = 1;
+    w[1] = primes[0] % m;
+    w[2] = primes[0] % m * (primes[1] % m) % m;
+    for (int j = 0; j < 3; j++)
+        wq[j] = (w[j] << 32) / m;
+    for (int j = 0; j < 3; j++) {
+        rows[j] = page_array(LEN, 0);
+        for (size_t i = 0; i < LEN; i++)
+            rows[j][i] = (uint32_t)(rand() % primes[j]);
+    }
+    for (int k = 0; k < 5; k++)   /* p^-1 mod 2^32 by Newton's iteration */
+        pinv *= 2 - P * pinv;
+    double best_pointwise = 1e9, best_crt = 1e9;
+    for (int run = 0; run < 300; run++) {
+        double t0 = now();
+        ntt_simd32_pointwise(rows[0], rows[1], out, LEN, P, pinv, 12345);
+        double t1 = now();
+        for (size_t s = 0; s < LEN; s += BLOCK)
+            ntt_simd_garner32((const uint32_t *const *)rows, s, 3, BLOCK, primes, inv, inv_q,
+                              offsets, m, w, wq, 0, scratch64, out + s);
+        double t2 = now();
+        best_pointwise = t1 - t0 < best_pointwise ? t1 - t0 : best_pointwise;
+        best_crt = t2 - t1 < best_crt ? t2 - t1 : best_crt;
+    }
+    printf("%-38s %7.1f us  %.3f ns/value\n", "pointwise product, 2^18 values",
+           best_pointwise * 1e6, best_pointwise * 1e9 / LEN);
+    printf("%-38s %7.1f us  %.3f ns/value\n", "CRT reconstruction, 3 primes, 2^18",
+           best_crt * 1e6, best_crt * 1e9 / LEN);
 }
 
 int main(void) {
@@ -92,5 +147,6 @@ int main(void) {
     for (int k = 0; k < PHASES; k++)
         printf("%-38s %7.1f us  %.3f ns/butterfly\n", name[k], best[k] * 1e6,
                best[k] * 1e9 / (butterflies[k] * (N / 2)));
+    elementwise();
     return a[1] == 0;   /* keeps the work observable */
 }
