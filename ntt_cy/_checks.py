@@ -16,6 +16,8 @@ LANE_DTYPES = (np.dtype(np.uint32), np.dtype(np.uint64))
 
 def as_int(value, name: str) -> int:
     """A Python int from an int or numpy integer; TypeError for anything else."""
+    if type(value) is int:   # the common case first (bool is not int's type)
+        return value
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, got bool")
     if isinstance(value, (int, np.integer)):
