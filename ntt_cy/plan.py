@@ -219,7 +219,7 @@ class NTTPlan:
         if out is not None:
             _checks.check_out(out, src.shape, self.dtype, src)
         threads = effective_threads(workers, src.size)
-        kernel = _ntt.forward if is_forward else _ntt.inverse
+        kernel = _ntt.TRANSFORMS[self.dtype][is_forward]
         last = axis == src.ndim - 1
         moved = src if last else np.moveaxis(src, axis, -1)
         rows = np.ascontiguousarray(moved).reshape(-1, self.n)
