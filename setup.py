@@ -95,10 +95,18 @@ with open(os.path.join(HERE, "ntt_cy", "_build_info.json"), "w") as f:
     json.dump(build_info, f, indent=1)
 
 
+# The kernel headers and Cython includes: each module is rebuilt when any of them
+# changes (setuptools otherwise compares only a module's own source, so an in-place
+# build kept a stale module after an edit to a header alone).
+DEPENDS = sorted(os.path.join("ntt_cy", f) for f in os.listdir(os.path.join(HERE, "ntt_cy"))
+                 if f.endswith((".h", ".pxi", ".pxd")))
+
+
 def extension(name):
     return Extension(
         f"ntt_cy.{name}",
         [f"ntt_cy/{name}.pyx"],
+        depends=DEPENDS,
         include_dirs=[np.get_include(), os.path.join(HERE, "ntt_cy")],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args + ISA_FLAGS.get(name, []),
