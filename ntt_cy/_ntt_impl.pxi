@@ -130,7 +130,8 @@ cdef extern from "_simd_bitrev_avx512.h" nogil:
                                        uint64_t mu, int family)
     int ntt_simd_dit4_bitrev32(const uint32_t* src, uint32_t* dst, int bits, const uint32_t* rev,
                                size_t m0, size_t m1, const uint32_t* tw, const uint32_t* twq,
-                               uint32_t p, uint32_t pinv, uint64_t mu, int family)
+                               uint32_t p, uint32_t pinv, uint64_t mu, int family,
+                               uint64_t* max_seen)
     int ntt_simd_dit4_bitrev32_inplace(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
                                        size_t m1, const uint32_t* tw, const uint32_t* twq,
                                        uint32_t p, uint32_t pinv, uint64_t mu, int family)
@@ -950,13 +951,23 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
 
 
 cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
-                       int part, int parts, int edge) noexcept nogil:
+                       int part, int parts, int edge, uint64_t* seen) noexcept nogil:
     # dst[i] = src[rev[i]], src != dst.  AVX-512 and AVX2 builds transpose one tile in
     # registers at a time (_simd_bitrev_avx512.h); otherwise i is
     # visited in 16 x 16 tiles (high and low 4 index bits) so both the reads and the
     # writes touch only 16 cache lines per tile.  This caller does tiles part of
     # parts.  Values are copied unchanged, except that edge == EDGE_DIT_HEAD (uint32,
     # the caller checked fused_edge) runs the inverse's first four stages on dst.
+    # seen != NULL: *seen raised to the largest value of src (inside the fused tiles,
+    # else by a pass over this caller's share of src).
+    permute_copy_values(src, dst, n, t, part, parts, edge, seen)
+    if seen != NULL and edge != EDGE_DIT_HEAD:
+        max_range(src, n * part // parts, n * (part + 1) // parts, seen)
+
+
+cdef void permute_copy_values(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
+                              int part, int parts, int edge, uint64_t* seen) noexcept nogil:
+    # permute_copy's copy; seen is only passed to the fused tiles.
     cdef const uint32_t* rev = t.bitrev
     cdef Py_ssize_t bits = index_bits(n), i, m, hi, lo, shift, base, tiles
     cdef int field = 4 if lane_t is uint32_t else 3   # log2 of the lanes per vector
@@ -967,7 +978,8 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
                 ntt_simd_dit4_bitrev32(src, dst, bits, rev, tiles * part // parts,
                                        tiles * (part + 1) // parts, <const uint32_t*>t.inv.w,
                                        <const uint32_t*>t.inv.q, <uint32_t>t.mod.p,
-                                       <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
+                                       <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family,
+                                       seen)
                 return
             if ntt_simd_bitrev32(src, dst, bits, rev, tiles * part // parts,
                                  tiles * (part + 1) // parts):
@@ -1054,15 +1066,18 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
 
 cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
                        const Tables* t, bint natural, bint scaled, const lane_t* mb, lane_t mc,
-                       int part, int parts, bint tiled) noexcept nogil:
+                       int part, int parts, bint tiled, uint64_t* seen) noexcept nogil:
     # mb != NULL (bit-reversed order, src == dst): the transform of dst * mb * mc.
-    # tiled (not natural): src in padded_product's tiled order (tiled_order).
+    # tiled (not natural): src in padded_product's tiled order (tiled_order).  seen !=
+    # NULL (src != dst): *seen raised to the largest value of src as it is copied.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
     cdef int edge = EDGE_DIT_HEAD if natural and mb == NULL and fused_edge(dst, n, c) else EDGE_NONE
     if natural and src != dst:
-        permute_copy(src, dst, n, t, part, parts, edge)
+        permute_copy(src, dst, n, t, part, parts, edge, seen)
     elif natural:
         bit_reverse_inplace(dst, n, t, False, part, parts, edge)
+    elif seen != NULL and src != dst:
+        copy_max(src + lo, dst + lo, hi - lo, seen)
     else:
         copy_range(src, dst, lo, hi)
     if mb != NULL and c < 2:   # no chunk stages to carry the product (n = 1)
@@ -1155,15 +1170,17 @@ cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, 
 
 cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
                       int threads, bint natural, bint scaled, const lane_t* mb,
-                      lane_t mc, bint tiled) noexcept nogil:
+                      lane_t mc, bint tiled, uint64_t* seen) noexcept nogil:
     # scaled=False (cyclic only) leaves out the factor n^-1, for callers that fold it
-    # into a pointwise product; the result is still reduced to [0, p).
+    # into a pointwise product; the result is still reduced to [0, p).  seen: NULL, or
+    # _seen_slots(threads) (see inverse_part).
     cdef Py_ssize_t c = chunk_size(n, threads)
     if threads == 1:
-        inverse_part(src, dst, n, c, t, natural, scaled, mb, mc, 0, 1, tiled)
+        inverse_part(src, dst, n, c, t, natural, scaled, mb, mc, 0, 1, tiled, seen)
     else:
         with parallel(num_threads=threads):
-            inverse_part(src, dst, n, c, t, natural, scaled, mb, mc, threadid(), threads, tiled)
+            inverse_part(src, dst, n, c, t, natural, scaled, mb, mc, threadid(), threads, tiled,
+                         seen + SLOT * threadid() if seen != NULL else NULL)
 
 
 cdef class TransformTables:
@@ -1357,16 +1374,18 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
 def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
             int threads, bint natural, bint scaled=True):
     """Inverse NTT of every row of src into dst (dst may be src); normalised unless
-    scaled=False (cyclic plans only: the caller applies n^-1 itself)."""
+    scaled=False (cyclic plans only: the caller applies n^-1 itself).  Returns the
+    largest value of src when dst is not src (0 in place), found as src is copied: a
+    value >= p means dst is meaningless (computed without fault), as for forward."""
     if not scaled and tables.c.twist.w != NULL:
         raise ValueError("scaled=False needs a cyclic plan")
-    _run(src, dst, tables, threads, natural, False, scaled)
+    return _run(src, dst, tables, threads, natural, False, scaled)
 
 
 cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
                    int threads, bint natural, bint is_forward, bint finish) except? 0:
     # finish: forward -> fold to [0, p) (`reduced`); inverse -> scale by n^-1 (`scaled`).
-    # Returns the largest value of src for forward transforms (0 for inverse ones).
+    # Returns the largest value of src when dst is not src (0 in place).
     cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r, k
     cdef const Tables* t = &tables.c
     if n != tables.n or dst.shape[0] != rows or dst.shape[1] != n:
@@ -1385,14 +1404,15 @@ cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables
                 if is_forward:
                     forward_row(s + r * n, d + r * n, n, t, 1, natural, finish, seen + SLOT * threadid())
                 else:
-                    inverse_row(s + r * n, d + r * n, n, t, 1, natural, finish, NULL, 0, False)
+                    inverse_row(s + r * n, d + r * n, n, t, 1, natural, finish, NULL, 0, False,
+                                seen + SLOT * threadid())
         else:
             for r in range(rows):
                 if is_forward:
                     forward_row(s + r * n, d + r * n, n, t, threads, natural, finish, seen)
                 else:
                     inverse_row(s + r * n, d + r * n, n, t, threads, natural, finish, NULL, 0,
-                                False)
+                                False, seen)
         for k in range(slots):
             top = seen[k * SLOT] if seen[k * SLOT] > top else top
     free(seen)
@@ -1535,11 +1555,12 @@ cdef void pointwise_inverse_rows(lane_t* pa, const lane_t* pb, Py_ssize_t rows, 
     cdef Py_ssize_t r
     if threads > 1 and rows >= threads:
         for r in prange(rows, num_threads=threads, schedule="static"):
-            inverse_row(pa + r * n, pa + r * n, n, t, 1, False, scaled, pb + r * n, c, tiled)
+            inverse_row(pa + r * n, pa + r * n, n, t, 1, False, scaled, pb + r * n, c, tiled,
+                        NULL)
     else:
         for r in range(rows):
             inverse_row(pa + r * n, pa + r * n, n, t, threads, False, scaled, pb + r * n, c,
-                        tiled)
+                        tiled, NULL)
 
 
 cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize_t count,

@@ -188,17 +188,25 @@ NTT_INLINE void ntt_tile32_store(int edge, const uint32_t *t, uint32_t *dst,
         ntt_tile32_out(t, dst, row, fold_p);
 }
 
-/* dst[i] = src[rev(i)] (src != dst), tiles m0 <= m < m1. */
+/* dst[i] = src[rev(i)] (src != dst), tiles m0 <= m < m1; max_seen (when not NULL)
+ * raised to the largest value of src read (an inverse's input check, from the tile
+ * already in L1).  Not for edge == NTT_EDGE_DIF_TAIL, whose load runs a stage. */
 NTT_INLINE void ntt_tiles32_copy(int edge, const uint32_t *src, uint32_t *dst, int bits,
                                  const uint32_t *rev, size_t m0, size_t m1,
-                                 const ntt_w32_edge_twiddles *d) {
+                                 const ntt_w32_edge_twiddles *d, uint64_t *max_seen) {
     size_t row[16];
     uint32_t t[256] __attribute__((aligned(32)));
+    __m256i top = _mm256_setzero_si256();
     ntt_tile_rows(rev, bits - 4, 16, row);
     for (size_t m = m0; m < m1; m++) {
         ntt_tile32_load(edge, src + rev[m << 4], row, t, d);
+        if (max_seen)
+            for (int k = 0; k < 256; k += 8)
+                top = _mm256_max_epu32(top, _mm256_load_si256((const __m256i *)(t + k)));
         ntt_tile32_store(edge, t, dst + (m << 4), row, _mm256_setzero_si256(), d);
     }
+    if (max_seen)
+        ntt_w32_max_seen(top, max_seen);
 }
 
 /* a[i] <-> a[rev(i)] in place for the tile pairs owned by m0 <= m < m1 (a pair's
@@ -224,7 +232,7 @@ NTT_INLINE void ntt_tiles32_swap(int edge, uint32_t *a, int bits, const uint32_t
 
 static inline int ntt_simd_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
                                     const uint32_t *rev, size_t m0, size_t m1) {
-    ntt_tiles32_copy(NTT_EDGE_NONE, src, dst, bits, rev, m0, m1, NULL);
+    ntt_tiles32_copy(NTT_EDGE_NONE, src, dst, bits, rev, m0, m1, NULL, NULL);
     return 1;
 }
 
@@ -239,7 +247,7 @@ static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_
 NTT_INLINE int ntt_edge_walk(int forward, int family, int in_place, const uint32_t *src,
                              uint32_t *a, int bits, const uint32_t *rev, size_t m0, size_t m1,
                              uint32_t fold_p, const uint32_t *tw, const uint32_t *twq,
-                             uint32_t p, uint32_t pinv, uint64_t mu) {
+                             uint32_t p, uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
     ntt_w32_edge_twiddles d;
     ntt_w32_edge_twiddles_load(&d, tw, twq, p, pinv, mu, family);
     if (forward)
@@ -248,7 +256,7 @@ NTT_INLINE int ntt_edge_walk(int forward, int family, int in_place, const uint32
     else if (in_place)
         ntt_tiles32_swap(NTT_EDGE_DIT_HEAD, a, bits, rev, m0, m1, _mm256_setzero_si256(), &d);
     else
-        ntt_tiles32_copy(NTT_EDGE_DIT_HEAD, src, a, bits, rev, m0, m1, &d);
+        ntt_tiles32_copy(NTT_EDGE_DIT_HEAD, src, a, bits, rev, m0, m1, &d, max_seen);
     return 1;
 }
 
@@ -260,16 +268,18 @@ static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const ui
                                                  uint32_t p, uint32_t pinv, uint64_t mu,
                                                  int family) {
     return NTT_W32_BY_FAMILY(ntt_edge_walk, 1, family, 1, NULL, a, bits, rev, m0, m1, fold_p,
-                             tw, twq, p, pinv, mu);
+                             tw, twq, p, pinv, mu, NULL);
 }
 
-/* ntt_simd_bitrev32 (src != dst), then DIT stages 1..8 on dst. */
+/* ntt_simd_bitrev32 (src != dst), then DIT stages 1..8 on dst; max_seen as
+ * ntt_tiles32_copy. */
 static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
                                          const uint32_t *rev, size_t m0, size_t m1,
                                          const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                         uint32_t pinv, uint64_t mu, int family) {
+                                         uint32_t pinv, uint64_t mu, int family,
+                                         uint64_t *max_seen) {
     return NTT_W32_BY_FAMILY(ntt_edge_walk, 0, family, 0, src, dst, bits, rev, m0, m1, 0, tw,
-                             twq, p, pinv, mu);
+                             twq, p, pinv, mu, max_seen);
 }
 
 /* In place: ntt_simd_bitrev32_inplace (no fold), then DIT stages 1..8. */
@@ -278,7 +288,7 @@ static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const ui
                                                  const uint32_t *twq, uint32_t p, uint32_t pinv,
                                                  uint64_t mu, int family) {
     return NTT_W32_BY_FAMILY(ntt_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0, tw,
-                             twq, p, pinv, mu);
+                             twq, p, pinv, mu, NULL);
 }
 
 static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_t *rev,

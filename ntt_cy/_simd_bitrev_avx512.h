@@ -234,9 +234,10 @@ static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const ui
 static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
                                          const uint32_t *rev, size_t m0, size_t m1,
                                          const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                         uint32_t pinv, uint64_t mu, int family) {
+                                         uint32_t pinv, uint64_t mu, int family,
+                                         uint64_t *max_seen) {
     (void)src; (void)dst; (void)bits; (void)rev; (void)m0; (void)m1; (void)tw; (void)twq;
-    (void)p; (void)pinv; (void)mu; (void)family;
+    (void)p; (void)pinv; (void)mu; (void)family; (void)max_seen;
     return 0;
 }
 

@@ -474,14 +474,19 @@ def test_natural_order_is_the_bit_reversed_order_permuted(isa, p, lanes):
 
 @pytest.mark.parametrize("isa", supported_isas())
 @pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2**64 - 2**32 + 1, np.uint64)])
-def test_forward_reports_the_largest_input_value(isa, p, lanes):
-    # on cyclic plans the first sweep's copy finds it (piece by piece for n > 2^16,
-    # chunk by chunk below), on negacyclic ones a read pass of its own; 0 in place.
-    # One row shared by 1-3 threads and a batch of rows; the largest value sits at the
-    # first, a middle and the last position in turn.
+@pytest.mark.parametrize("forward", [True, False])
+def test_kernels_report_the_largest_input_value(isa, p, lanes, forward):
+    # The forward's first sweep finds it as it copies the rows (piece by piece for
+    # n > 2^16, chunk by chunk below; on negacyclic plans a read pass of its own); the
+    # inverse as it copies them: inside the fused permutation tiles (uint32, n >= 256,
+    # AVX2), by a pass over each thread's share after the plain permutation, or in the
+    # copy of a bit-reversed-order inverse.  0 in place.  One row shared by 1-3 threads
+    # and a batch of rows; the largest value at the first, a middle and the last
+    # position in turn; both orders.
     kernels = load(isa)
+    kernel = kernels.forward if forward else kernels.inverse
     rng = np.random.default_rng(11)
-    for n in (1, 2, 64, 1 << 12, 1 << 17):
+    for n in (1, 2, 64, 256, 1 << 12, 1 << 17):
         for kind in ("cyclic", "negacyclic"):
             plan = get_plan(n, p, dtype=lanes, kind=kind)
             tables = tables_for(kernels, plan, valid_families(p, lanes)[-1])
@@ -490,19 +495,25 @@ def test_forward_reports_the_largest_input_value(isa, p, lanes):
                     a = rng.integers(0, p // 2, (rows, n), dtype=np.uint64).astype(lanes)
                     a[-1, where] = p - 1 - rows
                     for threads in (1, 2, 3):
-                        out = np.empty_like(a)
-                        assert kernels.forward(a, out, tables, threads, True) == p - 1 - rows
-                        in_place = a.copy()
-                        top = kernels.forward(in_place, in_place, tables, threads, True)
-                        assert top == 0 and np.array_equal(in_place, out)
+                        for natural in (True, False):
+                            out = np.empty_like(a)
+                            top = kernel(a, out, tables, threads, natural)
+                            assert top == p - 1 - rows, (n, kind, where, rows, threads, natural)
+                            in_place = a.copy()
+                            assert kernel(in_place, in_place, tables, threads, natural) == 0
+                            assert np.array_equal(in_place, out)
 
 
 @pytest.mark.parametrize("n", [4, 1 << 12, 1 << 16, 1 << 17])
 @pytest.mark.parametrize("workers", [1, 2])
-def test_ntt_rejects_values_the_kernel_finds(n, workers):
+@pytest.mark.parametrize("forward", [True, False])
+def test_transforms_reject_values_the_kernel_finds(n, workers, forward):
     # uint32 / int32 rows into a fresh result skip the Python range check: the
-    # kernel's largest value must still raise, wherever the bad value sits
+    # kernel's largest value (the forward's first sweep, the inverse's copy or
+    # permutation) must still raise, wherever the bad value sits, in either order,
+    # leaving the input as it was
     p = 998244353
+    transform = ntt_cy.ntt if forward else ntt_cy.intt
     base = np.random.default_rng(5).integers(0, p, n).astype(np.uint32)
     for where in (0, n // 2 + 1, n - 1):
         for bad, dtype, match in ((p, np.uint32, f"maximum {p}"),
@@ -510,9 +521,14 @@ def test_ntt_rejects_values_the_kernel_finds(n, workers):
                                   (-1, np.int32, "minimum -1")):
             a = base.astype(dtype)
             a[where] = bad
+            before = a.copy()
             with pytest.raises(ValueError, match=match):
-                ntt_cy.ntt(a, p, workers=workers)
+                transform(a, p, workers=workers)
             for kind in ("cyclic", "negacyclic"):
-                with pytest.raises(ValueError, match=match):
-                    ntt_cy.ntt(a.reshape(1, n), p, kind=kind, workers=workers)
-    assert np.array_equal(ntt_cy.ntt(base.astype(np.int32), p), ntt_cy.ntt(base, p))
+                plan = ntt_cy.NTTPlan(n, p, kind=kind)
+                method = plan.forward if forward else plan.inverse
+                for bit_reversed in (False, True):
+                    with pytest.raises(ValueError, match=match):
+                        method(a.reshape(1, n), workers=workers, bit_reversed=bit_reversed)
+            assert np.array_equal(a, before)
+    assert np.array_equal(transform(base.astype(np.int32), p), transform(base, p))
