@@ -27,6 +27,13 @@ _local = threading.local()
 def scratch(slot: str, shape: tuple, dtype) -> np.ndarray:
     """An uninitialised C-contiguous, 64-byte aligned array of `shape` and `dtype`,
     reused per thread and slot when it fits in LIMIT_BYTES (a fresh array otherwise)."""
+    views = getattr(_local, "views", None)
+    if views is None:
+        views = _local.views = {}
+    last = views.get(slot)   # (shape, dtype, view): the slot's last view, ~1 us to remake
+    if last is not None and last[0] == shape and last[1] == dtype:
+        return last[2]
+    request = (shape, dtype)
     dtype = np.dtype(dtype)
     nbytes = dtype.itemsize
     for d in shape:
@@ -40,4 +47,6 @@ def scratch(slot: str, shape: tuple, dtype) -> np.ndarray:
     if buf is None or buf.nbytes < nbytes:
         # a power of two (<= LIMIT_BYTES), so growing sizes reallocate rarely
         buf = buffers[slot] = aligned_empty(1 << max(nbytes - 1, 1).bit_length(), np.uint8)
-    return buf[:nbytes].view(dtype).reshape(shape)
+    view = buf[:nbytes].view(dtype).reshape(shape)
+    views[slot] = request + (view,)
+    return view

@@ -23,6 +23,17 @@ def test_slot_is_reused_and_slots_are_disjoint():
     assert np.shares_memory(a, again)
 
 
+def test_a_repeated_request_gets_the_same_view():
+    a = _scratch.scratch("t-view", (2, 64), np.uint32)
+    assert _scratch.scratch("t-view", (2, 64), np.uint32) is a
+    b = _scratch.scratch("t-view", (64,), np.uint64)        # another shape: a new view
+    assert b.shape == (64,) and b.dtype == np.uint64 and np.shares_memory(a, b)
+    big = _scratch.scratch("t-view", (4096,), np.uint64)    # outgrows the buffer
+    assert big.shape == (4096,) and not np.shares_memory(big, a)
+    again = _scratch.scratch("t-view", (2, 64), np.uint32)
+    assert again is not a and np.shares_memory(again, big) and again.shape == (2, 64)
+
+
 def test_above_limit_is_fresh():
     n = _scratch.LIMIT_BYTES // 4 + 1
     x = _scratch.scratch("t-big", (n,), np.uint32)
