@@ -29,7 +29,7 @@ garner32_mod = kernels.garner32_mod
 TRANSFORMS = {np.dtype(np.uint32): (inverse["uint32_t"], forward["uint32_t"]),
               np.dtype(np.uint64): (inverse["uint64_t"], forward["uint64_t"])}
 
-__all__ = ["ACTIVE_ISA", "TRANSFORMS", "FAMILY_CODES", "TransformTables", "forward", "forward_padded", "inverse",
-           "pointwise_mul", "pointwise_inverse", "padded_product", "powers", "stage_twiddles", "to_montgomery",
-           "montgomery_bits", "float_twiddles", "shoup_quotients",
-           "garner32_mod"]
+__all__ = ["ACTIVE_ISA", "TRANSFORMS", "FAMILY_CODES", "TransformTables", "forward",
+           "forward_padded", "inverse", "pointwise_mul", "pointwise_inverse", "padded_product",
+           "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "float_twiddles",
+           "shoup_quotients", "garner32_mod"]

@@ -475,6 +475,12 @@ cdef enum:
     SMALL_IN_PERMUTATION = 2
 
 
+cdef inline Py_ssize_t lowest_half(int small) noexcept nogil:
+    # The smallest half-length a schedule's own stages take: 16 when the permutation
+    # runs the four below it, else 1.
+    return 16 if small == SMALL_IN_PERMUTATION else 1
+
+
 cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
                      const Tables* t, int small) noexcept nogil:
     # All stages with half-length half_hi, half_hi/2, ..., 1 on a[0:size], the last four
@@ -482,7 +488,7 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
     # exceed an L1 sub-block sweep a[0:size]; then each sub-block takes all of its
     # remaining stages before the next one is touched.
     cdef Py_ssize_t half = half_hi, s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
-    cdef Py_ssize_t lowest = 16 if small == SMALL_IN_PERMUTATION else 1
+    cdef Py_ssize_t lowest = lowest_half(small)
     if size > blk and half_hi >= blk:
         while half >= blk:
             if half >= 2 * blk:
@@ -518,7 +524,7 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Table
     # first, each through all of its stages (see dif_stages).  mb != NULL: first
     # a[i] <- a[i] mb[i] mc (pointwise_span), one L1 block at a time, so the product
     # never makes a pass of its own over memory.
-    cdef Py_ssize_t half = 16 if small == SMALL_IN_PERMUTATION else 1
+    cdef Py_ssize_t half = lowest_half(small)
     cdef Py_ssize_t s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
     if size > blk and half_hi >= blk:
         for s in range(size // blk):
@@ -699,7 +705,7 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
         if src != a:
             copy_max(src + k * c, a + k * c, c, seen)
-        if half >= (16 if small == SMALL_IN_PERMUTATION else 1):
+        if half >= lowest_half(small):
             dif_stages(a + k * c, c, half, t, small)
 
 
@@ -893,12 +899,13 @@ cdef enum:
 cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fold, int part,
                               int parts, int edge) noexcept nogil:
     # a[i] <-> a[rev(i)] in place, and with fold LAZY's [0, 2p) mapped to [0, p) on
-    # the way; edge (uint32, the caller checked fused_edge): those stages too.  Index i = hi | m | lo with outer fields of `field` bits: tile m (2^field
-    # x 2^field values) takes its values from tile rev(m) and gives its own to it, so
-    # the owner of each pair (its smaller m) moves both tiles at once: rows of the one
-    # become columns of the other (transposes in registers in AVX-512 and AVX2 builds,
-    # _simd_bitrev_avx512.h / _simd_bitrev_avx2.h; through stack buffers elsewhere).  Every access
-    # to `a` is a whole row, one cache line.
+    # the way; edge (uint32, the caller checked fused_edge): those stages too.  Index
+    # i = hi | m | lo with outer fields of `field` bits: tile m (2^field x 2^field
+    # values) takes its values from tile rev(m) and gives its own to it, so the owner
+    # of each pair (its smaller m) moves both tiles at once: rows of the one become
+    # columns of the other (transposes in registers in AVX-512 and AVX2 builds,
+    # _simd_bitrev_avx512.h / _simd_bitrev_avx2.h; through stack buffers elsewhere).
+    # Every access to `a` is a whole row, one cache line.
     cdef const uint32_t* rev = t.bitrev
     cdef int field = 4 if lane_t is uint32_t else 3   # log2 of the lanes per vector
     cdef int width = 1 << field

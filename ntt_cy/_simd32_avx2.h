@@ -105,9 +105,17 @@ NTT_INLINE __m256i ntt_w32_sub(__m256i a, __m256i b, __m256i p) {
     return ntt_w32_sub_wrap(a, b, p);
 }
 
-/* x in [0, 4p) -> [0, 2p) when 4p <= 2^32. */
-NTT_INLINE __m256i ntt_w32_fold2p(__m256i x, __m256i two_p) {
-    return _mm256_min_epu32(x, _mm256_sub_epi32(x, two_p));
+/* x in [0, 2c) -> [0, c) when 2c <= 2^32: x - c wraps above x exactly when x < c
+ * (c = 0: x unchanged).  The LAZY folds (c = 2p), the final reductions (c = p). */
+NTT_INLINE __m256i ntt_w32_fold(__m256i x, __m256i c) {
+    return _mm256_min_epu32(x, _mm256_sub_epi32(x, c));
+}
+
+/* x < 2^32 -> x mod p, p < 2^31, one_q = floor(2^32 / p): Shoup with w = 1 gives
+ * x - q p in [0, 2p), then one fold. */
+NTT_INLINE __m256i ntt_w32_reduce(__m256i x, __m256i one_q, __m256i p) {
+    __m256i q = ntt_w32_mulhi_odd(x, one_q, one_q);   /* one_q is a broadcast */
+    return ntt_w32_fold(_mm256_sub_epi32(x, _mm256_mullo_epi32(q, p)), p);
 }
 
 /* A butterfly's multiplier on 8 lanes: the twiddles w, their Shoup quotients q (w
@@ -145,7 +153,7 @@ NTT_INLINE ntt_w32_twiddle ntt_w32_twiddle_at(const uint32_t *tw, const uint32_t
 NTT_INLINE __m256i ntt_w32_times(__m256i a, const ntt_w32_twiddle *t, const ntt_w32_mod *m,
                                  int one) {
     if (m->family == NTT_SIMD_LAZY)
-        return one ? ntt_w32_fold2p(a, m->two_p) : ntt_w32_shoup(a, t->w, t->q, t->q_odd, m->p);
+        return one ? ntt_w32_fold(a, m->two_p) : ntt_w32_shoup(a, t->w, t->q, t->q_odd, m->p);
     if (one)
         return a;
     return m->family == NTT_SIMD_BARRETT ? ntt_w32_barrett(a, t->w, m)
@@ -158,10 +166,10 @@ NTT_INLINE void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, const ntt_w32_
     if (m->family == NTT_SIMD_LAZY) {
         if (forward) {      /* DIF, in/out [0, 2p) */
             __m256i d = _mm256_add_epi32(_mm256_sub_epi32(*u, *v), m->two_p);
-            *u = ntt_w32_fold2p(_mm256_add_epi32(*u, *v), m->two_p);
+            *u = ntt_w32_fold(_mm256_add_epi32(*u, *v), m->two_p);
             *v = ntt_w32_times(d, tw, m, one);
         } else {            /* DIT, in/out [0, 4p) */
-            __m256i x = ntt_w32_fold2p(*u, m->two_p);
+            __m256i x = ntt_w32_fold(*u, m->two_p);
             __m256i t = ntt_w32_times(*v, tw, m, one);
             *u = _mm256_add_epi32(x, t);
             *v = _mm256_add_epi32(_mm256_sub_epi32(x, t), m->two_p);
@@ -351,13 +359,6 @@ NTT_INLINE __m256i ntt_w32_load_src(const uint32_t *src32, const uint64_t *src64
     return _mm256_permute4x64_epi64(x, 0xD8);
 }
 
-/* x < 2^32 -> x mod p, p < 2^31, one_q = floor(2^32 / p): Shoup with w = 1 gives
- * x - q p in [0, 2p), then one fold. */
-NTT_INLINE __m256i ntt_w32_reduce_src(__m256i x, __m256i one_q, __m256i p) {
-    __m256i r = _mm256_sub_epi32(x, _mm256_mullo_epi32(ntt_w32_mulhi(x, one_q), p));
-    return _mm256_min_epu32(r, _mm256_sub_epi32(r, p));
-}
-
 NTT_INLINE size_t ntt_w32_run4_padded_loop(int forward, int family, uint32_t *a, size_t h,
                                            size_t j0, size_t j1, const uint32_t *src32,
                                            const uint64_t *src64, size_t n_src,
@@ -371,28 +372,26 @@ NTT_INLINE size_t ntt_w32_run4_padded_loop(int forward, int family, uint32_t *a,
     const __m256i flip = _mm256_set1_epi64x((long long)0x8000000000000000ULL);
     __m256i top = src32 ? _mm256_setzero_si256() : flip;   /* the smallest value, 0 */
     const __m256i one_q = _mm256_set1_epi32((int)(uint32_t)((1ull << 32) / p));
-    uint64_t lanes[8], seen = 0;
+    uint64_t lanes[4], seen = 0;
     if (q % 8 || (reduce_src && p >= (1u << 31)))
         return 0;
     for (j = j0; j < j0 + done; j += 8) {
         __m256i x0 = ntt_w32_load_src(src32, src64, n_src, j, &top);
         __m256i x1 = ntt_w32_load_src(src32, src64, n_src, j + q, &top);
         if (reduce_src) {
-            x0 = ntt_w32_reduce_src(x0, one_q, m.p);
-            x1 = ntt_w32_reduce_src(x1, one_q, m.p);
+            x0 = ntt_w32_reduce(x0, one_q, m.p);
+            x1 = ntt_w32_reduce(x1, one_q, m.p);
         }
         ntt_w32_radix4(1, a, h, j, x0, x1, _mm256_setzero_si256(), _mm256_setzero_si256(),
                        tw, twq, &m, lazy);
     }
     if (src32) {
-        _mm256_storeu_si256((__m256i *)lanes, top);
-        for (int k = 0; k < 8; k++)
-            seen = ((const uint32_t *)lanes)[k] > seen ? ((const uint32_t *)lanes)[k] : seen;
-    } else {
-        _mm256_storeu_si256((__m256i *)lanes, _mm256_xor_si256(top, flip));
-        for (int k = 0; k < 4; k++)
-            seen = lanes[k] > seen ? lanes[k] : seen;
+        ntt_w32_max_seen(top, max_seen);
+        return done;
     }
+    _mm256_storeu_si256((__m256i *)lanes, _mm256_xor_si256(top, flip));
+    for (int k = 0; k < 4; k++)
+        seen = lanes[k] > seen ? lanes[k] : seen;
     if (seen > *max_seen)
         *max_seen = seen;
     return done;
@@ -706,7 +705,7 @@ static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, 
             __m256i t = _mm256_add_epi32(_mm256_sub_epi32(h1, ntt_w32_mulhi_odd(k, m.p, m.p)),
                                          m.p);
             __m256i r = ntt_w32_shoup(t, vcc, vccq, vccq, m.p);
-            _mm256_storeu_si256((__m256i *)(out + i), ntt_w32_fold2p(r, m.p));
+            _mm256_storeu_si256((__m256i *)(out + i), ntt_w32_fold(r, m.p));
         }
         return done;
     }

@@ -22,13 +22,8 @@ NTT_INLINE void ntt_transpose4x64(__m256i r[4]) {
     r[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
 }
 
-/* [0, 2p) -> [0, p) (fold_p = 0: unchanged). */
-NTT_INLINE __m256i ntt_fold32(__m256i x, __m256i fold_p) {
-    return _mm256_min_epu32(x, _mm256_sub_epi32(x, fold_p));
-}
-
-/* As ntt_fold32 on 64-bit lanes, by the sign of x - p (LAZY values are below 2^63;
- * with fold_p = 0 both choices are x). */
+/* As ntt_w32_fold (fold_p = p: [0, 2p) -> [0, p); 0: unchanged) on 64-bit lanes, by
+ * the sign of x - p (LAZY values are below 2^63; with fold_p = 0 both choices are x). */
 NTT_INLINE __m256i ntt_fold64(__m256i x, __m256i fold_p) {
     __m256d t = _mm256_castsi256_pd(_mm256_sub_epi64(x, fold_p));
     return _mm256_castpd_si256(_mm256_blendv_pd(t, _mm256_castsi256_pd(x), t));
@@ -51,8 +46,8 @@ NTT_INLINE void ntt_tile32_out(const uint32_t *t, uint32_t *dst, const size_t ro
         ntt_w32_transpose8(hi);
         for (int k = 0; k < 8; k++) {
             uint32_t *out = dst + row[8 * qc + k];
-            _mm256_storeu_si256((__m256i *)out, ntt_fold32(lo[k], fold_p));
-            _mm256_storeu_si256((__m256i *)(out + 8), ntt_fold32(hi[k], fold_p));
+            _mm256_storeu_si256((__m256i *)out, ntt_w32_fold(lo[k], fold_p));
+            _mm256_storeu_si256((__m256i *)(out + 8), ntt_w32_fold(hi[k], fold_p));
         }
     }
 }
@@ -154,8 +149,8 @@ NTT_INLINE void ntt_tile32_out_edge(int forward, const uint32_t *t, uint32_t *ds
         for (int k = 0; k < 8; k++) {
             uint32_t *out = dst + row[8 * qc + k];
             if (forward) {
-                lo[k] = ntt_fold32(lo[k], fold_p);
-                hi[k] = ntt_fold32(hi[k], fold_p);
+                lo[k] = ntt_w32_fold(lo[k], fold_p);
+                hi[k] = ntt_w32_fold(hi[k], fold_p);
             } else {
                 ntt_w32_bfly(0, &lo[k], &hi[k], &d->t8, &d->m, 0);
             }

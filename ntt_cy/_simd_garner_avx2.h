@@ -77,11 +77,6 @@ NTT_INLINE __m256i ntt_wg_coefficients(const uint32_t *const *rows, size_t at, s
  * lanes' blends and each product covers twice the coefficients.  Zen 3, n = 2^17 mod
  * 10^9 + 7: reconstruction 0.84 -> 0.65 ms. */
 
-/* [0, 2q) -> [0, q), q < 2^31: x - q wraps above x exactly when x < q. */
-NTT_INLINE __m256i ntt_wg8_fold(__m256i x, __m256i q) {
-    return _mm256_min_epu32(x, _mm256_sub_epi32(x, q));
-}
-
 /* (x - y) mod q for x, y in [0, q), q < 2^31: x - y + q wraps below x - y exactly
  * when x >= y. */
 NTT_INLINE __m256i ntt_wg8_sub(__m256i x, __m256i y, __m256i q) {
@@ -101,22 +96,21 @@ NTT_INLINE __m256i ntt_wg8_coefficients(const uint32_t *const *rows, size_t at, 
     for (size_t j = 0; j < k; j++) {
         __m256i p = _mm256_set1_epi32((int)primes[j]);
         __m256i r = _mm256_loadu_si256((const __m256i *)(rows[j] + at));
-        d[j] = ntt_wg8_fold(_mm256_add_epi32(r, _mm256_set1_epi32((int)offsets[j])), p);
+        d[j] = ntt_w32_fold(_mm256_add_epi32(r, _mm256_set1_epi32((int)offsets[j])), p);
         for (size_t l = 0; l < j; l++) {
-            __m256i v = ntt_wg8_fold(d[l], p);   /* v_l < p_l < 2 p_j -> v_l mod p_j */
+            __m256i v = ntt_w32_fold(d[l], p);   /* v_l < p_l < 2 p_j -> v_l mod p_j */
             __m256i t = ntt_wg8_sub(d[j], v, p);
             __m256i cq = _mm256_set1_epi32((int)inv_q[l * k + j]);
-            d[j] = ntt_wg8_fold(
+            d[j] = ntt_w32_fold(
                 ntt_w32_shoup(t, _mm256_set1_epi32((int)inv[l * k + j]), cq, cq, p), p);
         }
     }
-    __m256i one_q = _mm256_set1_epi32((int)weights_q[0]);
-    __m256i acc = ntt_wg8_fold(ntt_w32_shoup(d[0], _mm256_set1_epi32(1), one_q, one_q, vm), vm);
+    __m256i acc = ntt_w32_reduce(d[0], _mm256_set1_epi32((int)weights_q[0]), vm);   /* W_0 = 1 */
     for (size_t j = 1; j < k; j++) {
         __m256i wq = _mm256_set1_epi32((int)weights_q[j]);
-        __m256i term = ntt_wg8_fold(
+        __m256i term = ntt_w32_fold(
             ntt_w32_shoup(d[j], _mm256_set1_epi32((int)weights[j]), wq, wq, vm), vm);
-        acc = ntt_wg8_fold(_mm256_add_epi32(acc, term), vm);
+        acc = ntt_w32_fold(_mm256_add_epi32(acc, term), vm);
     }
     return ntt_wg8_sub(acc, voff, vm);
 }
