@@ -508,8 +508,8 @@ def test_kernels_report_the_largest_input_value(isa, p, lanes, forward):
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("forward", [True, False])
 def test_transforms_reject_values_the_kernel_finds(n, workers, forward):
-    # uint32 / int32 rows into a fresh result skip the Python range check: the
-    # kernel's largest value (the forward's first sweep, the inverse's copy or
+    # uint32 / int32 rows into a fresh result or a separate out= skip the Python range
+    # check: the kernel's largest value (the forward's first sweep, the inverse's copy or
     # permutation) must still raise, wherever the bad value sits, in either order,
     # leaving the input as it was
     p = 998244353
@@ -530,5 +530,13 @@ def test_transforms_reject_values_the_kernel_finds(n, workers, forward):
                 for bit_reversed in (False, True):
                     with pytest.raises(ValueError, match=match):
                         method(a.reshape(1, n), workers=workers, bit_reversed=bit_reversed)
+                    # into a separate out= (the kernel checks; out may be written)
+                    with pytest.raises(ValueError, match=match):
+                        method(a.reshape(1, n), out=np.empty((1, n), np.uint32),
+                               workers=workers, bit_reversed=bit_reversed)
+                    if dtype == np.uint32:   # in place: checked before anything is written
+                        with pytest.raises(ValueError, match=match):
+                            method(a.reshape(1, n), out=a.reshape(1, n), workers=workers,
+                                   bit_reversed=bit_reversed)
             assert np.array_equal(a, before)
     assert np.array_equal(transform(base.astype(np.int32), p), transform(base, p))
