@@ -445,7 +445,8 @@ def test_natural_order_is_the_bit_reversed_order_permuted(isa, p, lanes):
     # permutation (fused_tail), the bit-reversed one does not: the two must agree.
     kernels = load(isa)
     rng = np.random.default_rng(7)
-    for bits in list(range(0, 15)) + [17]:
+    # and rows of 2 MiB, which the natural-order inverse copies, then permutes in place
+    for bits in list(range(0, 15)) + [17, ((1 << 21) // np.dtype(lanes).itemsize).bit_length() - 1]:
         n = 1 << bits
         plan = get_plan(n, p, dtype=lanes)
         rev = bit_reverse_permutation(n)
@@ -480,13 +481,14 @@ def test_kernels_report_the_largest_input_value(isa, p, lanes, forward):
     # n > 2^16, chunk by chunk below; on negacyclic plans a read pass of its own); the
     # inverse as it copies them: inside the fused permutation tiles (uint32, n >= 256,
     # AVX2), by a pass over each thread's share after the plain permutation, or in the
-    # copy of a bit-reversed-order inverse.  0 in place.  One row shared by 1-3 threads
+    # copy of a bit-reversed-order inverse or of a row of 2 MiB or more.  0 in place.  One row shared by 1-3 threads
     # and a batch of rows; the largest value at the first, a middle and the last
     # position in turn; both orders.
     kernels = load(isa)
     kernel = kernels.forward if forward else kernels.inverse
     rng = np.random.default_rng(11)
-    for n in (1, 2, 64, 256, 1 << 12, 1 << 17):
+    two_mib = (1 << 21) // np.dtype(lanes).itemsize   # the inverse: a copy, then in place
+    for n in (1, 2, 64, 256, 1 << 12, 1 << 17, two_mib):
         for kind in ("cyclic", "negacyclic"):
             plan = get_plan(n, p, dtype=lanes, kind=kind)
             tables = tables_for(kernels, plan, valid_families(p, lanes)[-1])
