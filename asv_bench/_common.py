@@ -97,12 +97,17 @@ def median_seconds(func, min_runs=3, max_runs=50, budget=0.25):
     return times[len(times) // 2]
 
 
-def interleaved_medians(funcs, rounds=15):
+def interleaved_medians(funcs, min_rounds=15, budget=0.05, max_rounds=1001):
     """Median wall time of each of funcs, sampled round by round (one call of each per
     round, the order reversed every other round), so a change in a shared machine's load
-    reaches every function alike and their ratios stay side by side."""
+    reaches every function alike and their ratios stay side by side.  At least
+    min_rounds rounds, more (up to max_rounds) while the rounds fit in `budget` seconds:
+    fifteen samples of a call of a few microseconds moved its ratio by 10%."""
+    t0 = time.perf_counter()
     for func in funcs:
         func()  # warm-up
+    warm_up = time.perf_counter() - t0
+    rounds = max(min_rounds, min(max_rounds, int(budget / max(warm_up, 1e-9))))
     times = [[] for _ in funcs]
     for r in range(rounds):
         order = range(len(funcs)) if r % 2 == 0 else reversed(range(len(funcs)))
