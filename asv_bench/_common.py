@@ -97,17 +97,24 @@ def median_seconds(func, min_runs=3, max_runs=50, budget=0.25):
     return times[len(times) // 2]
 
 
-def interleaved_medians(funcs, min_rounds=15, budget=0.05, max_rounds=1001):
+def interleaved_medians(funcs, min_rounds=15, budget=0.05, max_rounds=1001, warm_up=0.3):
     """Median wall time of each of funcs, sampled round by round (one call of each per
     round, the order reversed every other round), so a change in a shared machine's load
     reaches every function alike and their ratios stay side by side.  At least
     min_rounds rounds, more (up to max_rounds) while the rounds fit in `budget` seconds:
-    fifteen samples of a call of a few microseconds moved its ratio by 10%."""
-    t0 = time.perf_counter()
-    for func in funcs:
-        func()  # warm-up
-    warm_up = time.perf_counter() - t0
-    rounds = max(min_rounds, min(max_rounds, int(budget / max(warm_up, 1e-9))))
+    fifteen samples of a call of a few microseconds moved its ratio by 10%.  Sampling
+    starts after `warm_up` seconds of such rounds: the first rounds of a fresh process
+    are not the steady state (ThreadScaling 2^20 on a 2-vCPU VM: 1.64-1.66x in the first
+    21 rounds, 1.78-1.79x from the third 21 on, 1.71-1.74x after 0.5 s of two-thread
+    work on other data, so most of it is the idle second CPU waking up, not the data)."""
+    start = time.perf_counter()
+    warm_rounds = 0
+    while warm_rounds < 1 or time.perf_counter() - start < warm_up:
+        for func in funcs:
+            func()
+        warm_rounds += 1
+    round_time = (time.perf_counter() - start) / warm_rounds
+    rounds = max(min_rounds, min(max_rounds, int(budget / max(round_time, 1e-9))))
     times = [[] for _ in funcs]
     for r in range(rounds):
         order = range(len(funcs)) if r % 2 == 0 else reversed(range(len(funcs)))
