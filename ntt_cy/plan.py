@@ -207,7 +207,8 @@ class NTTPlan:
         # separate `out` may have been written when the error is raised.
         lanes = _checks.unsigned_view(arr, self.p)
         unchecked = (lanes is not None and lanes.dtype == self.dtype
-                     and (out is None or not np.may_share_memory(out, arr)))
+                     and (out is None or (isinstance(out, np.ndarray)
+                                          and not np.may_share_memory(out, arr))))
         if unchecked:
             src = lanes
         else:

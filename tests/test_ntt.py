@@ -536,9 +536,16 @@ def test_transforms_reject_values_the_kernel_finds(n, workers, forward):
                     with pytest.raises(ValueError, match=match):
                         method(a.reshape(1, n), out=np.empty((1, n), np.uint32),
                                workers=workers, bit_reversed=bit_reversed)
-                    if dtype == np.uint32:   # in place: checked before anything is written
-                        with pytest.raises(ValueError, match=match):
-                            method(a.reshape(1, n), out=a.reshape(1, n), workers=workers,
-                                   bit_reversed=bit_reversed)
+                    # in place (also through a view of another dtype): checked before
+                    # anything is written
+                    with pytest.raises(ValueError, match=match):
+                        method(a.reshape(1, n), out=a.view(np.uint32).reshape(1, n),
+                               workers=workers, bit_reversed=bit_reversed)
+                    # an out= the kernel cannot write directly (another axis) is untouched
+                    column = np.full((n, 1), 7, np.uint32)
+                    with pytest.raises(ValueError, match=match):
+                        method(a.reshape(n, 1), axis=0, out=column, workers=workers,
+                               bit_reversed=bit_reversed)
+                    assert (column == 7).all()
             assert np.array_equal(a, before)
     assert np.array_equal(transform(base.astype(np.int32), p), transform(base, p))
