@@ -78,3 +78,23 @@ def test_twiddle_tables_are_readable_past_their_end():
     arrays["fwd_tw_q"] = arrays["fwd_tw_q"].copy()              # no tail
     with pytest.raises(ValueError, match="fwd_tw_q needs 64 readable bytes"):
         _ntt.TransformTables("lazy", plan._modulus, arrays, plan.n, 0, 0)
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.float64, np.dtype(">u4"), np.dtype([("x", "<u4")])])
+def test_aligned_empty_owns_its_buffer_through_base(dtype):
+    # builtin dtypes take the C-API view, others the slice-and-view route: both are
+    # aligned views whose base is the byte buffer (what readable_tail reads)
+    from ntt_cy._aligned import readable_tail
+    a = aligned_empty((3, 40), dtype, tail=64)
+    assert a.dtype == dtype and a.shape == (3, 40) and aligned(a)
+    assert isinstance(a.base, np.ndarray) and a.base.base is None and a.base.dtype == np.uint8
+    assert readable_tail(a) >= 64
+    a[...] = np.zeros(1, dtype)   # writeable
+    del a                         # the buffer lives as long as the view (no crash, no leak)
+
+
+def test_aligned_empty_rejects_bad_shapes():
+    with pytest.raises(TypeError):
+        aligned_empty((1.5, 3), np.uint32)
+    with pytest.raises(ValueError, match="negative"):
+        aligned_empty((-1, 3), np.uint32)
