@@ -270,6 +270,36 @@ def test_pointwise_mul_reduced_inputs_above_lazy_primes(isa, p):
         assert np.array_equal(out.astype(object), expected), factor
 
 
+@pytest.mark.parametrize("isa", supported_isas())
+@pytest.mark.parametrize("p", [2013265921, 2281701377])   # just below / above 2^31
+@pytest.mark.parametrize("family", ["montgomery", "barrett"])
+def test_exact_families_at_the_2_31_edge(isa, p, family):
+    # The AVX2 exact families add and subtract residues with one unsigned min for
+    # p < 2^31 (a + b <= 2p - 2 < 2^32) and through a signed compare above: all
+    # p - 1 inputs (every sum at its largest) must give the known transform, and a
+    # random row must come back through the inverse, in both orders and on 1-2 threads.
+    kernels = load(isa)
+    for n in (1 << 12, 1 << 17):
+        plan = get_plan(n, p, dtype=np.uint32)
+        tables = tables_for(kernels, plan, family)
+        full = np.full((1, n), p - 1, np.uint32)
+        rng = np.random.default_rng(n % 997)
+        x = rng.integers(0, p, (1, n), dtype=np.uint64).astype(np.uint32)
+        for threads in (1, 2):
+            out = np.empty_like(full)
+            kernels.forward(full, out, tables, threads, True)
+            # sum of n copies of -1 is -n at frequency 0, every other frequency 0
+            assert int(out[0, 0]) == (-n) % p and not out[0, 1:].any(), (n, threads)
+            for natural in (True, False):
+                fwd, back = np.empty_like(x), np.empty_like(x)
+                kernels.forward(x, fwd, tables, threads, natural)
+                kernels.inverse(fwd, back, tables, threads, natural)
+                assert np.array_equal(back, x), (n, threads, natural)
+                # the inverse of a constant row is that constant at index 0
+                kernels.inverse(np.full_like(x, p - 1), back, tables, threads, natural)
+                assert int(back[0, 0]) == p - 1 and not back[0, 1:].any(), (n, natural)
+
+
 def test_forward_unreduced_output_is_the_same_values_mod_p():
     p = 998244353
     plan = get_plan(4096, p, dtype=np.uint32)
