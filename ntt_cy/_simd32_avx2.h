@@ -120,7 +120,6 @@ NTT_INLINE __m256i ntt_w32_barrett(__m256i a, __m256i b, const ntt_w32_mod *m) {
     return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
 }
 
-
 /* x in [0, 2c) -> [0, c) when 2c <= 2^32: x - c wraps above x exactly when x < c
  * (c = 0: x unchanged).  The LAZY folds (c = 2p), the final reductions (c = p). */
 NTT_INLINE __m256i ntt_w32_fold(__m256i x, __m256i c) {
