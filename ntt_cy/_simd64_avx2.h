@@ -161,6 +161,7 @@ typedef struct {
     __m256i p, two_p, pinv, d, v, one, top;   /* top: 2^63, flips the sign bit */
     __m128i shift, rshift;
     int family;
+    int residues_signed;   /* p < 2^63: residues and p - b compare as signed values */
 } ntt_i64_mod;
 
 NTT_INLINE ntt_i64_mod ntt_i64_modulus(const ntt_simd64_params *prm, int family) {
@@ -175,12 +176,19 @@ NTT_INLINE ntt_i64_mod ntt_i64_modulus(const ntt_simd64_params *prm, int family)
     m.shift = _mm_cvtsi32_si128(prm->barrett_shift);
     m.rshift = _mm_cvtsi32_si128(64 - prm->barrett_shift);
     m.family = family;
+    m.residues_signed = prm->p < (UINT64_C(1) << 63);
     return m;
 }
 
 /* All ones where a < b as unsigned 64-bit values. */
 NTT_INLINE __m256i ntt_i64_less(__m256i a, __m256i b, const ntt_i64_mod *m) {
     return _mm256_cmpgt_epi64(_mm256_xor_si256(b, m->top), _mm256_xor_si256(a, m->top));
+}
+
+/* As ntt_i64_less for a, b in [0, p]: one signed compare when p < 2^63 (the sign
+ * flips cost two more ops; gcc unswitches the flag out of the loops). */
+NTT_INLINE __m256i ntt_i64_less_residue(__m256i a, __m256i b, const ntt_i64_mod *m) {
+    return m->residues_signed ? _mm256_cmpgt_epi64(b, a) : ntt_i64_less(a, b, m);
 }
 
 /* The 128-bit products a*b = hi 2^64 + lo (see ntt_v64_mul_wide): exact for all
@@ -222,7 +230,7 @@ NTT_INLINE __m256i ntt_i64_mont64(__m256i a, __m256i b, const ntt_i64_mod *m) {
     __m256i lo, h1 = ntt_i64_mul_wide(a, b, &lo);
     __m256i h2 = ntt_i64_mulhi(ntt_i64_mullo(lo, m->pinv), m->p);
     __m256i r = _mm256_sub_epi64(h1, h2);
-    return _mm256_add_epi64(r, _mm256_and_si256(ntt_i64_less(h1, h2, m), m->p));
+    return _mm256_add_epi64(r, _mm256_and_si256(ntt_i64_less_residue(h1, h2, m), m->p));
 }
 
 /* Barrett, as barrett_mul64 (Moller & Granlund 2011, Algorithm 4): a < 2^64, b < p ->
@@ -244,17 +252,22 @@ NTT_INLINE __m256i ntt_i64_barrett(__m256i a, __m256i b, const ntt_i64_mod *m) {
 /* a, b in [0, p) -> (a + b) mod p as a - (p - b), and (a - b) mod p; any p < 2^64. */
 NTT_INLINE __m256i ntt_i64_add(__m256i a, __m256i b, const ntt_i64_mod *m) {
     __m256i t = _mm256_sub_epi64(m->p, b);
-    return _mm256_add_epi64(_mm256_sub_epi64(a, t), _mm256_and_si256(ntt_i64_less(a, t, m), m->p));
+    return _mm256_add_epi64(_mm256_sub_epi64(a, t),
+                            _mm256_and_si256(ntt_i64_less_residue(a, t, m), m->p));
 }
 
 NTT_INLINE __m256i ntt_i64_sub(__m256i a, __m256i b, const ntt_i64_mod *m) {
-    return _mm256_add_epi64(_mm256_sub_epi64(a, b), _mm256_and_si256(ntt_i64_less(a, b, m), m->p));
+    return _mm256_add_epi64(_mm256_sub_epi64(a, b),
+                            _mm256_and_si256(ntt_i64_less_residue(a, b, m), m->p));
 }
 
-/* x in [0, 4p) -> [0, 2p) when 4p <= 2^64: x - 2p wraps above x when x < 2p. */
+/* x in [0, 4p) -> [0, 2p) when 4p <= 2^64: t = x - 2p lies in [-2p, 2p) and
+ * 2p <= 2^63, so t read as a signed value is exact and its sign says x < 2p (as
+ * ntt_f64_fold): two ops, where the unsigned compare took five. */
 NTT_INLINE __m256i ntt_i64_fold2p(__m256i x, const ntt_i64_mod *m) {
     __m256i t = _mm256_sub_epi64(x, m->two_p);
-    return _mm256_blendv_epi8(t, x, ntt_i64_less(x, t, m));
+    return _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(t), _mm256_castsi256_pd(x),
+                                                _mm256_castsi256_pd(t)));
 }
 
 /* a * w as the butterflies need it (see ntt_v64_times); one: the twiddle is 1. */

@@ -271,20 +271,27 @@ def test_pointwise_mul_reduced_inputs_above_lazy_primes(isa, p):
 
 
 @pytest.mark.parametrize("isa", supported_isas())
-@pytest.mark.parametrize("p", [2013265921, 2281701377])   # just below / above 2^31
-@pytest.mark.parametrize("family", ["montgomery", "barrett"])
-def test_exact_families_at_the_2_31_edge(isa, p, family):
-    # The AVX2 exact families add and subtract residues with one unsigned min for
-    # p < 2^31 (a + b <= 2p - 2 < 2^32) and through a signed compare above: all
-    # p - 1 inputs (every sum at its largest) must give the known transform, and a
-    # random row must come back through the inverse, in both orders and on 1-2 threads.
+@pytest.mark.parametrize("p,lanes,family", [
+    # AVX2 uint32 exact families: residue sums and differences by one unsigned min for
+    # p < 2^31, a sign-flipped signed compare above (just below / just above 2^31)
+    (2013265921, np.uint32, "montgomery"), (2281701377, np.uint32, "montgomery"),
+    (2013265921, np.uint32, "barrett"), (2281701377, np.uint32, "barrett"),
+    # AVX2 uint64 integer kernels: LAZY's fold by the sign of x - 2p (exact while
+    # 2p <= 2^63: the largest LAZY prime, 4p just below 2^64, and one near 2^61), and
+    # residues compared as signed values for p < 2^63 (just below / just above)
+    (2305843009211596801, np.uint64, "lazy"), (4611686018405367809, np.uint64, "lazy"),
+    (9223372036836950017, np.uint64, "montgomery"), (9223372036855300097, np.uint64, "montgomery"),
+    (9223372036836950017, np.uint64, "barrett")])
+def test_kernels_at_their_compare_edges(isa, p, lanes, family):
+    # all p - 1 inputs (every sum at its largest) must give the known transform, and a
+    # random row must come back through the inverse, in both orders, on 1 and 2 threads
     kernels = load(isa)
     for n in (1 << 12, 1 << 17):
-        plan = get_plan(n, p, dtype=np.uint32)
+        plan = get_plan(n, p, dtype=lanes)
         tables = tables_for(kernels, plan, family)
-        full = np.full((1, n), p - 1, np.uint32)
+        full = np.full((1, n), p - 1, lanes)
         rng = np.random.default_rng(n % 997)
-        x = rng.integers(0, p, (1, n), dtype=np.uint64).astype(np.uint32)
+        x = (rng.integers(0, 2**63, (1, n), dtype=np.uint64) % np.uint64(p)).astype(lanes)
         for threads in (1, 2):
             out = np.empty_like(full)
             kernels.forward(full, out, tables, threads, True)
@@ -296,7 +303,7 @@ def test_exact_families_at_the_2_31_edge(isa, p, family):
                 kernels.inverse(fwd, back, tables, threads, natural)
                 assert np.array_equal(back, x), (n, threads, natural)
                 # the inverse of a constant row is that constant at index 0
-                kernels.inverse(np.full_like(x, p - 1), back, tables, threads, natural)
+                kernels.inverse(full, back, tables, threads, natural)
                 assert int(back[0, 0]) == p - 1 and not back[0, 1:].any(), (n, natural)
 
 
