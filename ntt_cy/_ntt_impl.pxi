@@ -1091,23 +1091,20 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
     # NULL (src != dst): *seen raised to the largest value of src as it is copied.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
     cdef int edge = EDGE_DIT_HEAD if natural and mb == NULL and fused_edge(dst, n, c) else EDGE_NONE
-    if natural and src != dst and n * <Py_ssize_t>sizeof(lane_t) >= GATHER_MAX_BYTES:
-        # rows of GATHER_MAX_BYTES or more: a straight copy, then the in-place permutation
-        if seen != NULL:
+    if natural and src != dst and n * <Py_ssize_t>sizeof(lane_t) < GATHER_MAX_BYTES:
+        permute_copy(src, dst, n, t, part, parts, edge, seen)
+    else:
+        # this caller's share copied as it is (nothing in place), then, in natural
+        # order, the in-place permutation (rows of GATHER_MAX_BYTES or more: a straight
+        # copy first)
+        if seen != NULL and src != dst:
             copy_max(src + lo, dst + lo, hi - lo, seen)
         else:
             copy_range(src, dst, lo, hi)
-        if parts > 1:
-            ntt_cy_barrier()
-        bit_reverse_inplace(dst, n, t, False, part, parts, edge)
-    elif natural and src != dst:
-        permute_copy(src, dst, n, t, part, parts, edge, seen)
-    elif natural:
-        bit_reverse_inplace(dst, n, t, False, part, parts, edge)
-    elif seen != NULL and src != dst:
-        copy_max(src + lo, dst + lo, hi - lo, seen)
-    else:
-        copy_range(src, dst, lo, hi)
+        if natural:
+            if parts > 1 and src != dst:
+                ntt_cy_barrier()
+            bit_reverse_inplace(dst, n, t, False, part, parts, edge)
     if mb != NULL and c < 2:   # no chunk stages to carry the product (n = 1)
         pointwise_span(dst + lo, mb + lo, dst + lo, hi - lo, &t.mod, mc, t.mod.p % 2 == 1)
         mb = NULL

@@ -99,7 +99,8 @@ NTT_INLINE __m256i ntt_f64_plus_p(__m256d r, const ntt_f64_mod *m) {
     return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(r, m->back)), m->exp52);
 }
 
-/* x in [0, 2c) -> [0, c) for c = 2p (or p), x < 2^63: the sign of x - c picks. */
+/* x in [0, 2c) -> [0, c) for c <= 2^63 (c = 2p or p): x - c lies in [-c, c), exact as a
+ * signed value, and its sign picks. */
 NTT_INLINE __m256i ntt_f64_fold(__m256i x, __m256i c) {
     __m256d t = _mm256_castsi256_pd(_mm256_sub_epi64(x, c));
     return _mm256_castpd_si256(_mm256_blendv_pd(t, _mm256_castsi256_pd(x), t));
@@ -155,7 +156,8 @@ NTT_INLINE void ntt_f64_bfly(int forward, __m256i *u, __m256i *v, __m256d w, __m
  * The scalar mont_mul64 / barrett_mul64 / shoup_mul64 lane for lane, as the AVX-512
  * IFMA build's R = 2^64 kernels: 128-bit products from four 32 x 32-bit vpmuludq
  * pieces, low 64-bit products from three (AVX2 has no vpmullq), and unsigned 64-bit
- * compares as signed compares of both sides with the top bit flipped.  Ranges:
+ * compares as signed compares of both sides with the top bit flipped (residues of
+ * p < 2^63 compare as they are; LAZY folds by a sign, ntt_f64_fold).  Ranges:
  * LAZY DIF [0, 2p), DIT [0, 4p), 4p <= 2^64; MONTGOMERY / BARRETT [0, p). */
 typedef struct {
     __m256i p, two_p, pinv, d, v, one, top;   /* top: 2^63, flips the sign bit */
@@ -261,20 +263,11 @@ NTT_INLINE __m256i ntt_i64_sub(__m256i a, __m256i b, const ntt_i64_mod *m) {
                             _mm256_and_si256(ntt_i64_less_residue(a, b, m), m->p));
 }
 
-/* x in [0, 4p) -> [0, 2p) when 4p <= 2^64: t = x - 2p lies in [-2p, 2p) and
- * 2p <= 2^63, so t read as a signed value is exact and its sign says x < 2p (as
- * ntt_f64_fold): two ops, where the unsigned compare took five. */
-NTT_INLINE __m256i ntt_i64_fold2p(__m256i x, const ntt_i64_mod *m) {
-    __m256i t = _mm256_sub_epi64(x, m->two_p);
-    return _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(t), _mm256_castsi256_pd(x),
-                                                _mm256_castsi256_pd(t)));
-}
-
 /* a * w as the butterflies need it (see ntt_v64_times); one: the twiddle is 1. */
 NTT_INLINE __m256i ntt_i64_times(__m256i a, __m256i w, __m256i wq, const ntt_i64_mod *m,
                                  int one) {
     switch (one ? -1 : m->family) {
-    case -1: return m->family == NTT_SIMD_LAZY ? ntt_i64_fold2p(a, m) : a;
+    case -1: return m->family == NTT_SIMD_LAZY ? ntt_f64_fold(a, m->two_p) : a;
     case NTT_SIMD_LAZY: return ntt_i64_shoup(a, w, wq, m);
     case NTT_SIMD64_BARRETT: return ntt_i64_barrett(a, w, m);
     default: return ntt_i64_mont64(a, w, m);   /* NTT_SIMD64_MONT64 */
@@ -287,10 +280,10 @@ NTT_INLINE void ntt_i64_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m
     if (m->family == NTT_SIMD_LAZY) {
         if (forward) {
             __m256i d = _mm256_add_epi64(_mm256_sub_epi64(*u, *v), m->two_p);
-            *u = ntt_i64_fold2p(_mm256_add_epi64(*u, *v), m);
+            *u = ntt_f64_fold(_mm256_add_epi64(*u, *v), m->two_p);
             *v = ntt_i64_times(d, w, wq, m, one);
         } else {
-            __m256i x = ntt_i64_fold2p(*u, m);
+            __m256i x = ntt_f64_fold(*u, m->two_p);
             __m256i t = ntt_i64_times(*v, w, wq, m, one);
             *u = _mm256_add_epi64(x, t);
             *v = _mm256_add_epi64(_mm256_sub_epi64(x, t), m->two_p);

@@ -77,13 +77,6 @@ NTT_INLINE __m256i ntt_wg_coefficients(const uint32_t *const *rows, size_t at, s
  * lanes' blends and each product covers twice the coefficients.  Zen 3, n = 2^17 mod
  * 10^9 + 7: reconstruction 0.84 -> 0.65 ms. */
 
-/* (x - y) mod q for x, y in [0, q), q < 2^31: x - y + q wraps below x - y exactly
- * when x >= y. */
-NTT_INLINE __m256i ntt_wg8_sub(__m256i x, __m256i y, __m256i q) {
-    __m256i d = _mm256_sub_epi32(x, y);
-    return _mm256_min_epu32(d, _mm256_add_epi32(d, q));
-}
-
 /* 8 coefficients from `at`, as ntt_wg_coefficients. */
 NTT_INLINE __m256i ntt_wg8_coefficients(const uint32_t *const *rows, size_t at, size_t k,
                                         const uint64_t *primes, const uint64_t *inv,
@@ -99,7 +92,7 @@ NTT_INLINE __m256i ntt_wg8_coefficients(const uint32_t *const *rows, size_t at, 
         d[j] = ntt_w32_fold(_mm256_add_epi32(r, _mm256_set1_epi32((int)offsets[j])), p);
         for (size_t l = 0; l < j; l++) {
             __m256i v = ntt_w32_fold(d[l], p);   /* v_l < p_l < 2 p_j -> v_l mod p_j */
-            __m256i t = ntt_wg8_sub(d[j], v, p);
+            __m256i t = ntt_w32_sub_narrow(d[j], v, p);
             __m256i cq = _mm256_set1_epi32((int)inv_q[l * k + j]);
             d[j] = ntt_w32_fold(
                 ntt_w32_shoup(t, _mm256_set1_epi32((int)inv[l * k + j]), cq, cq, p), p);
@@ -112,7 +105,7 @@ NTT_INLINE __m256i ntt_wg8_coefficients(const uint32_t *const *rows, size_t at, 
             ntt_w32_shoup(d[j], _mm256_set1_epi32((int)weights[j]), wq, wq, vm), vm);
         acc = ntt_w32_fold(_mm256_add_epi32(acc, term), vm);
     }
-    return ntt_wg8_sub(acc, voff, vm);
+    return ntt_w32_sub_narrow(acc, voff, vm);
 }
 
 /* Coefficients start .. start + cnt (rounded down to 8) into result32 (uint32) when
