@@ -7,6 +7,7 @@ import pytest
 
 from ntt_cy import crt
 from ntt_cy._isa import load, supported_isas
+from ntt_cy.primes import ntt_primes
 
 POOL = crt.prime_pool(np.uint32, 20)
 
@@ -32,18 +33,29 @@ def run(isa, products, basis, m, offset, out_dtype):
     return out
 
 
+# Primes just below 2^31 (the kernel's limit): above 2^30 the AVX2 body leaves its lazy
+# digits (which need 4 p <= 2^32) for the folded ones.
+WIDE_POOL = tuple(ntt_primes(31, 20, 8))
+
+# m at the edges of the AVX2 body's variants: lazy sums up to 2^30 (4m <= 2^32), 32-bit
+# lanes below 2^31, 64-bit lanes above.
+MODULI = [2, 3, 10**9 + 7, 2**30, 2**30 + 3, 2**31 - 1, 2**32 - 5, 2**32 - 1]
+
+
 @pytest.mark.parametrize("isa", supported_isas())
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 8])
-@pytest.mark.parametrize("m", [2, 3, 10**9 + 7, 2**31 - 1, 2**32 - 5, 2**32 - 1])
-def test_matches_python_crt(isa, k, m):
-    basis = crt.crt_basis(POOL[:k], np.uint32)
-    rng = np.random.default_rng(k * 1000 + m % 997)
+@pytest.mark.parametrize("m", MODULI)
+@pytest.mark.parametrize("with_offset", [False, True])
+@pytest.mark.parametrize("pool", [POOL, WIDE_POOL], ids=["below-2^30", "below-2^31"])
+def test_matches_python_crt(isa, k, m, with_offset, pool):
+    basis = crt.crt_basis(pool[:k], np.uint32)
+    rng = np.random.default_rng(k * 1000 + m % 997 + with_offset)
     N = 1029   # two blocks of 512 plus a tail that is no multiple of 8
     products = np.stack([rng.integers(0, p, (2, N), dtype=np.uint64).astype(np.uint32)
                          for p in basis.primes])
     products[:, 0, :40] = np.array(basis.primes, dtype=np.uint32)[:, None] - 1   # all p_j - 1
     products[:, 1, :40] = 0
-    offset = int(rng.integers(0, 2**62)) % basis.product if k > 2 else 0
+    offset = int(rng.integers(1, 2**62)) % basis.product if with_offset else 0
     for out_dtype in (np.uint32, np.uint64):
         out = run(isa, products, basis, m, offset, out_dtype)
         for r in range(2):
