@@ -151,13 +151,14 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
                     arr = as_objects
         except (OverflowError, ValueError) as exc:
             raise ValueError(f"{name} could not be converted to an integer array: {exc}") from None
-    if arr.dtype == np.bool_ or arr.dtype.kind not in "iuO":
+    kind = arr.dtype.kind   # bools are kind "b": rejected here as well
+    if kind not in "iuO":
         raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty")
     if arr.ndim == 0:
         raise ValueError(f"{name} must have at least one dimension")
-    if arr.dtype.kind == "O" and not all(is_integer(v) for v in arr.flat):
+    if kind == "O" and not all(is_integer(v) for v in arr.flat):
         raise TypeError(f"{name} must hold integers, got non-integer objects")
     return arr
 

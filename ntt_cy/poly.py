@@ -74,7 +74,9 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     if m < 1:
         raise ValueError(f"modulus must be >= 1, got {m}")
     _checks.check_poly_kind(kind)
-    threads = resolve_workers(workers)
+    # None stays None (resolved by effective_threads where a product is large enough
+    # for threads: the core count, os.sched_getaffinity, costs ~1 us a call)
+    threads = None if workers is None else resolve_workers(workers)
     if kind == "linear" and m < 1 << 64:
         # 32/64-bit integer arrays go in unchecked: on the direct and fused-CRT paths the
         # first transform stages see every value anyway and report the largest (see
@@ -525,7 +527,7 @@ def _linear_object(A2, B2, m, threads):
 
 def schoolbook(A2, B2, m, threads=1):
     """Quadratic linear convolution of rows mod m < 2**64 (uint32/uint64 in [0, m)),
-    as uint64."""
+    as uint64.  threads: a count, or None for all cores."""
     R, na = A2.shape
     nb = B2.shape[1]
     out = np.empty((R, na + nb - 1), dtype=U64)
@@ -533,7 +535,7 @@ def schoolbook(A2, B2, m, threads=1):
     A2 = A2.astype(U64, copy=False)
     one_word = min(na, nb) * (m - 1) ** 2 < 1 << 64
     # One thread below ~2^20 products: the fork/join would cost more than it saves.
-    t = threads if R * na * nb >= 1 << 20 else 1
+    t = resolve_workers(threads) if R * na * nb >= 1 << 20 else 1
     if m == 1:
         out[...] = 0
         return out
