@@ -109,7 +109,8 @@ NTT_INLINE __m256i ntt_wg8_coefficients(const uint32_t *const *rows, size_t at, 
 }
 
 /* ---- Lazy variant of ntt_wg8_coefficients, when every prime and m are at most 2^30
- * (4 q <= 2^32; the uint32 CRT pool's primes are all below 2^30): Shoup accepts any
+ * (4 p_j <= 2^32 and 4m <= 2^32; the uint32 CRT pool's primes are all below 2^30),
+ * residues r_j < p_j, offsets_j < p_j, offset_m < m, max p < 2 min p: Shoup accepts any
  * input below 2^32, so a digit in progress stays in [0, 2 p_j) and takes
  * t + (2 p_j - v_l), with v_l < p_l < 2 p_j, as its next Shoup input (< 4 p_j), and
  * the sum mod m stays in [0, 2m), each term's sum folded by 2m (< 4m): one fold per
