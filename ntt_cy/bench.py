@@ -99,15 +99,19 @@ def default_cases(quick=False, sizes=None, bits=None, only=None):
         batch = (64, 2**14)
     if sizes:
         ntt_sizes = poly_sizes = list(sizes)
-        small = [s for s in sizes if s <= 2**14]  # keep the batch within ~1M elements
-        batch = (batch[0], max(small) if small else min(sizes))
+        small = [s for s in sizes if s <= 2**14]
+        n = max(small) if small else min(sizes)
+        # keep the batch within ~1M elements (64 x 2^17 would time fresh 32 MiB results,
+        # page faults and all: see README, "Fresh large results and huge pages")
+        batch = (max(1, min(batch[0], (1 << 20) // n)), n)
     if bits:
         big_bits = list(bits)
     ops = [only] if only else list(OPS)
     cases = []
     if "ntt" in ops:
         cases += [Case("ntt", n, P30) for n in ntt_sizes]
-        cases.append(Case("ntt", batch[1], P30, rows=batch[0]))
+        if batch[0] > 1:   # (one row would repeat the single transform of that size)
+            cases.append(Case("ntt", batch[1], P30, rows=batch[0]))
     if "polymul" in ops:
         for m in (P30, P51, M_CRT):
             cases += [Case("polymul", n, m) for n in poly_sizes]

@@ -169,6 +169,14 @@ def test_default_cases_cover_the_issue_targets():
     assert {c.op for c in bench.default_cases(only="bigmul")} == {"bigmul"}
 
 
+@pytest.mark.parametrize("sizes", [[2**17], [2**10, 2**17], [2**20], [16]])
+def test_sizes_keep_the_batch_within_a_million_elements(sizes):
+    batches = [c for c in bench.default_cases(sizes=sizes, only="ntt") if c.rows > 1]
+    assert all(c.rows * c.size <= 1 << 20 for c in batches)
+    # a batch of one row would repeat the single transform of that size
+    assert len(batches) == (0 if min(sizes) >= 1 << 20 else 1)
+
+
 def test_parse_sizes():
     assert bench._parse_sizes("1024, 2^17,2**3,1e6,1<<4") == [1024, 131072, 8, 10**6, 16]
     for bad in ("abc", "0", ""):
