@@ -349,18 +349,24 @@ class Timing:
     calls_per_sample: int
 
 
-# Calls faster than this get one untimed call before each sample.  Samples of
-# different libraries alternate (see run), and a competitor's call evicts the caches:
-# measured on Zen 3, ntt_cy.ntt at n = 2^17 took 286 us right after a galois.ntt call
-# and 193 us two calls later.  Each library is timed warm, with its own data in cache,
-# as a loop of its own calls would run it; slower calls hardly notice a cold start.
+# Calls faster than this get untimed calls before each sample, for at least
+# WARM_UP_S (one call at least).  Samples of different libraries alternate (see run),
+# and a competitor's call evicts the caches: measured on Zen 3, ntt_cy.ntt at n = 2^17
+# took 286 us right after a galois.ntt call and 193 us two calls later.  A second
+# thread takes longer: on two threads the calls after a galois call took (medians of
+# 20) 339, 235, 223 ... us and settled at ~199 us from the tenth call on (~2.5 ms),
+# while one thread was unaffected; with a single untimed call two threads read
+# 1.11-1.20x one thread on a 2^17 transform, against 1.5x in a loop of its own calls.
+# Each library is timed warm, with its own data in cache and its threads running, as
+# a loop of its own calls would run it; slower calls hardly notice a cold start.
 WARM_UP_BELOW_S = 0.01
+WARM_UP_S = 0.005
 
 
 class _Sampler:
     """One timed call.  The first call is a warm-up (plans, caches) whose result is the
-    one checked; fast calls are looped `target` seconds per sample, after one untimed
-    call (WARM_UP_BELOW_S); sampling stops once the samples have taken `budget`
+    one checked; fast calls are looped `target` seconds per sample, after untimed calls
+    for WARM_UP_S (WARM_UP_BELOW_S); sampling stops once the samples have taken `budget`
     seconds (at least one sample).  A first call slower than the budget is the only
     sample, unless `jit` (it then includes compilation)."""
 
@@ -384,7 +390,10 @@ class _Sampler:
         if self.done:
             return
         if self.warm_up:
+            start = time.perf_counter()
             self.fn()
+            while time.perf_counter() - start < WARM_UP_S:
+                self.fn()
         t0 = time.perf_counter()
         for _ in range(self.number):
             self.fn()

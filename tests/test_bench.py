@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -208,16 +209,23 @@ def test_measure_loops_fast_calls_and_keeps_first_result():
     assert timing.calls_per_sample > 1 and timing.median_s > 0 and 1 <= len(timing.samples_s) <= 3
 
 
-def test_fast_calls_get_an_untimed_call_before_each_sample(monkeypatch):
-    # samples of different libraries alternate; the untimed call puts this library's
-    # data back in cache after a competitor's call (bench.WARM_UP_BELOW_S)
+def test_fast_calls_get_untimed_calls_before_each_sample(monkeypatch):
+    # samples of different libraries alternate; the untimed calls put this library's
+    # data back in cache and its threads back to speed after a competitor's call
+    # (bench.WARM_UP_BELOW_S, bench.WARM_UP_S)
     calls = []
-    sampler = bench._Sampler(lambda: calls.append(1), budget=10.0)
+    monkeypatch.setattr(bench, "WARM_UP_S", 0.0)   # one untimed call
+    sampler = bench._Sampler(lambda: calls.append(time.perf_counter()), budget=10.0)
     before = len(calls)
     sampler.sample()
     assert len(calls) - before == sampler.number + 1 and len(sampler.samples) == 1
+    monkeypatch.setattr(bench, "WARM_UP_S", 0.02)   # untimed calls for 20 ms
+    before = len(calls)
+    sampler.sample()
+    untimed = calls[before:len(calls) - sampler.number]
+    assert len(untimed) > 1 and untimed[-1] - untimed[0] >= 0.02 * 0.9
     monkeypatch.setattr(bench, "WARM_UP_BELOW_S", 0.0)   # as for calls slower than it
-    sampler = bench._Sampler(lambda: calls.append(1), budget=10.0)
+    sampler = bench._Sampler(lambda: calls.append(time.perf_counter()), budget=10.0)
     before = len(calls)
     sampler.sample()
     assert len(calls) - before == sampler.number
