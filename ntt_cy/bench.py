@@ -14,9 +14,10 @@ libraries are compared with their one-thread time).  A competitor that is not
 installed is reported as such, never an error.  Timings are medians of ``--repeat``
 samples, taken round by round across the libraries of a case (so the ratios are
 measured side by side, not in separate stretches of the machine's load); fast calls
-are looped so one sample lasts about a millisecond, and slow ones stop sampling after
-``--budget`` seconds.  Input conversion (lists, flint/gmpy2 objects) happens before
-timing.
+are looped so one sample lasts about a millisecond, after at least 5 ms of untimed
+calls (WARM_UP_S: each library is timed as a loop of its own calls runs it, threads
+awake), and slow ones stop sampling after ``--budget`` seconds.  Input conversion
+(lists, flint/gmpy2 objects) happens before timing.
 """
 from __future__ import annotations
 
