@@ -48,8 +48,12 @@ from ntt_cy._aligned import aligned_copy
 from ntt_cy.plan import get_plan
 p = int(sys.argv[1])
 cells = []
+plan = None
 for log2n in range(12, 23, 2):
     n = 1 << log2n
+    if (p - 1) % n:   # p has no n-th root of unity: no transform of this length
+        cells.append(f"| 2^{log2n} | - | - (2^{log2n} does not divide p - 1) |")
+        continue
     plan = get_plan(n, p)
     tables = plan.tables(plan.reduction)
     x = aligned_copy(np.random.default_rng(0).integers(0, p, (1, n)).astype(plan.dtype))
@@ -59,6 +63,8 @@ for log2n in range(12, 23, 2):
         _ntt.forward(x, x, tables, 1, False)
         best = min(best, time.perf_counter() - t)
     cells.append(f"| 2^{log2n} | {best * 1e3:.3f} ms | {best / (n // 2 * log2n) * 1e9:.3f} |")
+if plan is None:
+    sys.exit(f"p = {p} supports none of the lengths 2^12..2^22 (p - 1 has too few factors 2)")
 print(f"{_ntt.ACTIVE_ISA} build, {plan.reduction}, {np.dtype(plan.dtype).name} lanes\n")
 print("| n | time | ns/butterfly |\n|---|---|---|\n" + "\n".join(cells))
 """
@@ -71,10 +77,15 @@ def main():
     ap.add_argument("--sizes", action="store_true",
                     help="the active build's kernel, n = 2^12..2^22 (in place, bit-reversed)")
     args = ap.parse_args()
+    from ntt_cy.primes import is_prime
+
+    if not is_prime(args.p) or args.p >= 1 << 64:
+        ap.error(f"--p {args.p} is not a prime below 2^64")
+    if not args.sizes and (args.p - 1) % (1 << args.log2n):
+        ap.error(f"2^{args.log2n} does not divide p - 1: no transform of that length mod {args.p}")
     if args.sizes:
         print(f"forward NTT kernel, p = {args.p}, 1 thread, in place, bit-reversed output\n")
-        subprocess.run([sys.executable, "-c", SIZES, str(args.p)], check=True)
-        return
+        sys.exit(subprocess.run([sys.executable, "-c", SIZES, str(args.p)]).returncode)
     from ntt_cy._isa import supported_isas
 
     print(f"forward NTT, n = 2^{args.log2n}, p = {args.p}, 1 thread\n")
