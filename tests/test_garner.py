@@ -34,8 +34,12 @@ def run(isa, products, basis, m, offset, out_dtype):
 
 
 # Primes just below 2^31 (the kernel's limit): above 2^30 the AVX2 body leaves its lazy
-# digits (which need 4 p <= 2^32) for the folded ones.
+# digits (which need 4 p <= 2^32) for the folded ones.  MIXED_POOL: one of them among
+# primes below 2^30 (every prime below twice the smallest), so a choice made from one
+# prime alone would show.
 WIDE_POOL = tuple(ntt_primes(31, 20, 8))
+MIXED_POOL = (POOL[0], WIDE_POOL[-1], POOL[1], POOL[2])
+POOLS = {"below-2^30": POOL, "below-2^31": WIDE_POOL, "mixed": MIXED_POOL}
 
 # m at the edges of the AVX2 body's variants: lazy sums up to 2^30 (4m <= 2^32), 32-bit
 # lanes below 2^31, 64-bit lanes above.
@@ -43,14 +47,17 @@ MODULI = [2, 3, 10**9 + 7, 2**30, 2**30 + 3, 2**31 - 1, 2**32 - 5, 2**32 - 1]
 
 
 @pytest.mark.parametrize("isa", supported_isas())
-@pytest.mark.parametrize("k", [1, 2, 3, 4, 8])
+@pytest.mark.parametrize("pool,k", [(pool, k) for pool in POOLS for k in (1, 2, 3, 4, 8)
+                                    if k <= len(POOLS[pool]) and (pool != "mixed" or k > 1)])
 @pytest.mark.parametrize("m", MODULI)
 @pytest.mark.parametrize("with_offset", [False, True])
-@pytest.mark.parametrize("pool", [POOL, WIDE_POOL], ids=["below-2^30", "below-2^31"])
-def test_matches_python_crt(isa, k, m, with_offset, pool):
-    basis = crt.crt_basis(pool[:k], np.uint32)
+def test_matches_python_crt(isa, pool, k, m, with_offset):
+    basis = crt.crt_basis(POOLS[pool][:k], np.uint32)
+    assert max(basis.primes) < 2 * min(basis.primes)
     rng = np.random.default_rng(k * 1000 + m % 997 + with_offset)
-    N = 1029   # two blocks of 512 plus a tail that is no multiple of 8
+    # L = N - 3 = 1050: two blocks of 512 and one of 26, which the AVX2 body takes as
+    # a pair of 8-coefficient groups, one group and 2 scalar coefficients
+    N = 1053
     products = np.stack([rng.integers(0, p, (2, N), dtype=np.uint64).astype(np.uint32)
                          for p in basis.primes])
     products[:, 0, :40] = np.array(basis.primes, dtype=np.uint32)[:, None] - 1   # all p_j - 1

@@ -16,6 +16,11 @@ def test_rejects_a_modulus_that_is_not_prime():
     assert proc.returncode == 2 and "not a prime" in proc.stderr
 
 
+def test_rejects_a_length_out_of_range():
+    proc = run("--log2n", "-1")
+    assert proc.returncode == 2 and "--log2n must lie in 1..40" in proc.stderr
+
+
 def test_rejects_a_length_the_prime_has_no_root_for():
     proc = run("--p", "1045430273", "--log2n", "22")   # 2^20 || p - 1
     assert proc.returncode == 2 and "2^22 does not divide p - 1" in proc.stderr

@@ -81,6 +81,8 @@ def main():
 
     if not is_prime(args.p) or args.p >= 1 << 64:
         ap.error(f"--p {args.p} is not a prime below 2^64")
+    if not 1 <= args.log2n <= 40:
+        ap.error(f"--log2n must lie in 1..40, got {args.log2n}")
     if not args.sizes and (args.p - 1) % (1 << args.log2n):
         ap.error(f"2^{args.log2n} does not divide p - 1: no transform of that length mod {args.p}")
     if args.sizes:
