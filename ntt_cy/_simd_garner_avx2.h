@@ -77,52 +77,23 @@ NTT_INLINE __m256i ntt_wg_coefficients(const uint32_t *const *rows, size_t at, s
  * lanes' blends and each product covers twice the coefficients.  Zen 3, n = 2^17 mod
  * 10^9 + 7: reconstruction 0.84 -> 0.65 ms. */
 
-/* 8 coefficients from `at`, as ntt_wg_coefficients. */
-NTT_INLINE __m256i ntt_wg8_coefficients(const uint32_t *const *rows, size_t at, size_t k,
+/* 8 coefficients from `at`, as ntt_wg_coefficients.  Residues r_j < p_j, offsets_j <
+ * p_j, offset_m < m, max p < 2 min p.  lazy and zero_offset are literals at every call:
+ *   lazy = 0 (m < 2^31): every digit in progress folded to [0, p_j) before and after
+ *     each Shoup product, every term and partial sum to [0, m);
+ *   lazy = 1 (every p_j and m at most 2^30, so 4 p_j and 4m fit 32 bits; the uint32
+ *     CRT pool's primes all are): Shoup accepts any input below 2^32, so a digit in
+ *     progress stays in [0, 2 p_j) and takes t + (2 p_j - v_l), with v_l < p_l < 2 p_j,
+ *     as its next Shoup input (< 4 p_j); the sum mod m stays in [0, 2m), each term's
+ *     sum folded by 2m (< 4m): one fold per digit and one at the end instead of three
+ *     per step (k = 3, no offsets: 65 vector ops per 8 coefficients instead of 92);
+ *   zero_offset: all offsets 0 (linear products), their additions skipped. */
+NTT_INLINE __m256i ntt_wg8_coefficients(int lazy, int zero_offset,
+                                        const uint32_t *const *rows, size_t at, size_t k,
                                         const uint64_t *primes, const uint64_t *inv,
                                         const uint64_t *inv_q, const uint64_t *offsets,
                                         uint64_t m, const uint64_t *weights,
                                         const uint64_t *weights_q, uint64_t offset_m) {
-    const __m256i vm = _mm256_set1_epi32((int)m);
-    const __m256i voff = _mm256_set1_epi32((int)offset_m);
-    __m256i d[8];
-    for (size_t j = 0; j < k; j++) {
-        __m256i p = _mm256_set1_epi32((int)primes[j]);
-        __m256i r = _mm256_loadu_si256((const __m256i *)(rows[j] + at));
-        d[j] = ntt_w32_fold(_mm256_add_epi32(r, _mm256_set1_epi32((int)offsets[j])), p);
-        for (size_t l = 0; l < j; l++) {
-            __m256i v = ntt_w32_fold(d[l], p);   /* v_l < p_l < 2 p_j -> v_l mod p_j */
-            __m256i t = ntt_w32_sub_narrow(d[j], v, p);
-            __m256i cq = _mm256_set1_epi32((int)inv_q[l * k + j]);
-            d[j] = ntt_w32_fold(
-                ntt_w32_shoup(t, _mm256_set1_epi32((int)inv[l * k + j]), cq, cq, p), p);
-        }
-    }
-    __m256i acc = ntt_w32_reduce(d[0], _mm256_set1_epi32((int)weights_q[0]), vm);   /* W_0 = 1 */
-    for (size_t j = 1; j < k; j++) {
-        __m256i wq = _mm256_set1_epi32((int)weights_q[j]);
-        __m256i term = ntt_w32_fold(
-            ntt_w32_shoup(d[j], _mm256_set1_epi32((int)weights[j]), wq, wq, vm), vm);
-        acc = ntt_w32_fold(_mm256_add_epi32(acc, term), vm);
-    }
-    return ntt_w32_sub_narrow(acc, voff, vm);
-}
-
-/* ---- Lazy variant of ntt_wg8_coefficients, when every prime and m are at most 2^30
- * (4 p_j <= 2^32 and 4m <= 2^32; the uint32 CRT pool's primes are all below 2^30),
- * residues r_j < p_j, offsets_j < p_j, offset_m < m, max p < 2 min p: Shoup accepts any
- * input below 2^32, so a digit in progress stays in [0, 2 p_j) and takes
- * t + (2 p_j - v_l), with v_l < p_l < 2 p_j, as its next Shoup input (< 4 p_j), and
- * the sum mod m stays in [0, 2m), each term's sum folded by 2m (< 4m): one fold per
- * digit and one at the end instead of three per step.  zero_offset (a literal): all
- * offsets 0 (linear products), their additions skipped.  k = 3: 65 vector ops per 8
- * coefficients without offsets, instead of 92. */
-NTT_INLINE __m256i ntt_wg8_coefficients_lazy(int zero_offset, const uint32_t *const *rows,
-                                             size_t at, size_t k, const uint64_t *primes,
-                                             const uint64_t *inv, const uint64_t *inv_q,
-                                             const uint64_t *offsets, uint64_t m,
-                                             const uint64_t *weights, const uint64_t *weights_q,
-                                             uint64_t offset_m) {
     const __m256i vm = _mm256_set1_epi32((int)m), two_m = _mm256_set1_epi32((int)(2 * m));
     __m256i d[8];
     if (k < 1)
@@ -133,21 +104,34 @@ NTT_INLINE __m256i ntt_wg8_coefficients_lazy(int zero_offset, const uint32_t *co
         __m256i t = _mm256_loadu_si256((const __m256i *)(rows[j] + at));   /* [0, p_j) */
         if (!zero_offset)   /* r_j + offset_j in [0, 2 p_j) */
             t = _mm256_add_epi32(t, _mm256_set1_epi32((int)offsets[j]));
-        for (size_t l = 0; l < j; l++) {   /* t + 2 p_j - v_l in (0, 4 p_j) -> [0, 2 p_j) */
+        if (!lazy)
+            t = ntt_w32_fold(t, p);
+        for (size_t l = 0; l < j; l++) {
             __m256i cq = _mm256_set1_epi32((int)inv_q[l * k + j]);
-            t = _mm256_add_epi32(t, _mm256_sub_epi32(two_p, d[l]));
+            if (lazy)   /* t + 2 p_j - v_l in (0, 4 p_j) */
+                t = _mm256_add_epi32(t, _mm256_sub_epi32(two_p, d[l]));
+            else        /* v_l < p_l < 2 p_j -> v_l mod p_j, then t - v_l mod p_j */
+                t = ntt_w32_sub_narrow(t, ntt_w32_fold(d[l], p), p);
             t = ntt_w32_shoup(t, _mm256_set1_epi32((int)inv[l * k + j]), cq, cq, p);
+            if (!lazy)
+                t = ntt_w32_fold(t, p);
         }
-        d[j] = zero_offset && j == 0 ? t : ntt_w32_fold(t, p);   /* the digit v_j < p_j */
+        /* the digit v_j < p_j (already so unless lazy, or with offsets) */
+        d[j] = !lazy || (zero_offset && j == 0) ? t : ntt_w32_fold(t, p);
     }
-    __m256i q0 = _mm256_set1_epi32((int)weights_q[0]);   /* W_0 = 1: v_0 mod m in [0, 2m) */
-    __m256i acc = ntt_w32_shoup(d[0], _mm256_set1_epi32(1), q0, q0, vm);
+    __m256i q0 = _mm256_set1_epi32((int)weights_q[0]);   /* W_0 = 1: v_0 mod m */
+    __m256i acc = lazy ? ntt_w32_shoup(d[0], _mm256_set1_epi32(1), q0, q0, vm)   /* [0, 2m) */
+                       : ntt_w32_reduce(d[0], q0, vm);                         /* [0, m) */
     for (size_t j = 1; j < k; j++) {
         __m256i wq = _mm256_set1_epi32((int)weights_q[j]);
         __m256i term = ntt_w32_shoup(d[j], _mm256_set1_epi32((int)weights[j]), wq, wq, vm);
-        acc = ntt_w32_fold(_mm256_add_epi32(acc, term), two_m);   /* [0, 4m) -> [0, 2m) */
+        if (lazy)   /* [0, 4m) -> [0, 2m) */
+            acc = ntt_w32_fold(_mm256_add_epi32(acc, term), two_m);
+        else
+            acc = ntt_w32_fold(_mm256_add_epi32(acc, ntt_w32_fold(term, vm)), vm);
     }
-    acc = ntt_w32_fold(acc, vm);
+    if (lazy)
+        acc = ntt_w32_fold(acc, vm);
     if (zero_offset)
         return acc;
     return ntt_w32_sub_narrow(acc, _mm256_set1_epi32((int)offset_m), vm);
@@ -177,12 +161,11 @@ ntt_wg_garner32_k(int mode, const uint32_t *const *rows, size_t start, size_t k,
          * 1.02 -> 0.92 ns per coefficient) */
         int no_offset = mode == NTT_WG_LAZY_NO_OFFSET;
         for (; i + 16 <= done && result32; i += 16) {
-            __m256i x0 = ntt_wg8_coefficients_lazy(no_offset, rows, start + i, k, primes, inv,
-                                                   inv_q, offsets, m, weights, weights_q,
-                                                   offset_m);
-            __m256i x1 = ntt_wg8_coefficients_lazy(no_offset, rows, start + i + 8, k, primes,
-                                                   inv, inv_q, offsets, m, weights, weights_q,
-                                                   offset_m);
+            __m256i x0 = ntt_wg8_coefficients(1, no_offset, rows, start + i, k, primes, inv,
+                                              inv_q, offsets, m, weights, weights_q, offset_m);
+            __m256i x1 = ntt_wg8_coefficients(1, no_offset, rows, start + i + 8, k, primes,
+                                              inv, inv_q, offsets, m, weights, weights_q,
+                                              offset_m);
             _mm256_storeu_si256((__m256i *)(result32 + i), x0);
             _mm256_storeu_si256((__m256i *)(result32 + i + 8), x1);
         }
@@ -190,13 +173,9 @@ ntt_wg_garner32_k(int mode, const uint32_t *const *rows, size_t start, size_t k,
     for (; i < done; i += 8) {
         __m256i x, lo, hi;
         if (mode != NTT_WG_WIDE) {
-            if (mode == NTT_WG_NARROW)
-                x = ntt_wg8_coefficients(rows, start + i, k, primes, inv, inv_q, offsets, m,
-                                         weights, weights_q, offset_m);
-            else
-                x = ntt_wg8_coefficients_lazy(mode == NTT_WG_LAZY_NO_OFFSET, rows, start + i, k,
-                                              primes, inv, inv_q, offsets, m, weights,
-                                              weights_q, offset_m);
+            x = ntt_wg8_coefficients(mode != NTT_WG_NARROW, mode == NTT_WG_LAZY_NO_OFFSET,
+                                     rows, start + i, k, primes, inv, inv_q, offsets, m,
+                                     weights, weights_q, offset_m);
             lo = _mm256_cvtepu32_epi64(_mm256_castsi256_si128(x));
             hi = _mm256_cvtepu32_epi64(_mm256_extracti128_si256(x, 1));
         } else {
