@@ -610,17 +610,21 @@ NTT_INLINE void ntt_w32_transpose8(__m256i r[8]) {
 /* Stages 4, 2, 1 (DIF, forward) or 1, 2, 4 (DIT) of eight 16-value segments' halves,
  * r[s] = segment s's values 8 h .. 8 h + 7 (h = 0 or 1), by way of their transpose,
  * where column k (value 8 h + k of every segment) is one vector and each butterfly
- * pairs two whole vectors (stage 1's twiddle is 1).  Forward: in rows, out columns;
- * inverse: in columns, out rows. */
+ * pairs two whole vectors.  Forward: in rows, out columns; inverse: in columns, out
+ * rows.  Twiddle 1 (tw[h] = r_2h^0: every butterfly of stage 1, the first column pair
+ * of stages 2 and 4) takes the fold of ntt_w32_times's `one` instead of a product, 7
+ * of the 12 butterflies here (LAZY: 2 ops instead of 8).  The values it leaves may
+ * differ from the product's by p, in the same range ([0, 2p) DIF, [0, 4p) DIT): final
+ * results are the same. */
 NTT_INLINE void ntt_w32_edge_quadrant(int forward, __m256i r[8],
                                       const ntt_w32_edge_twiddles *d) {
     if (forward) {
         ntt_w32_transpose8(r);
         for (int k = 0; k < 4; k++)
-            ntt_w32_bfly(1, &r[k], &r[k + 4], &d->t4[k], &d->m, 0);
+            ntt_w32_bfly(1, &r[k], &r[k + 4], &d->t4[k], &d->m, k == 0);
         for (int k = 0; k < 8; k += 4)
             for (int e = 0; e < 2; e++)
-                ntt_w32_bfly(1, &r[k + e], &r[k + e + 2], &d->t2[e], &d->m, 0);
+                ntt_w32_bfly(1, &r[k + e], &r[k + e + 2], &d->t2[e], &d->m, e == 0);
         for (int k = 0; k < 8; k += 2)
             ntt_w32_bfly(1, &r[k], &r[k + 1], &d->t8, &d->m, 1);
     } else {
@@ -628,9 +632,9 @@ NTT_INLINE void ntt_w32_edge_quadrant(int forward, __m256i r[8],
             ntt_w32_bfly(0, &r[k], &r[k + 1], &d->t8, &d->m, 1);
         for (int k = 0; k < 8; k += 4)
             for (int e = 0; e < 2; e++)
-                ntt_w32_bfly(0, &r[k + e], &r[k + e + 2], &d->t2[e], &d->m, 0);
+                ntt_w32_bfly(0, &r[k + e], &r[k + e + 2], &d->t2[e], &d->m, e == 0);
         for (int k = 0; k < 4; k++)
-            ntt_w32_bfly(0, &r[k], &r[k + 4], &d->t4[k], &d->m, 0);
+            ntt_w32_bfly(0, &r[k], &r[k + 4], &d->t4[k], &d->m, k == 0);
         ntt_w32_transpose8(r);
     }
 }
