@@ -110,7 +110,8 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
  * c = 8 qc + k of eight rows, so stages 4, 2 and 1 pair whole vectors (columns c and
  * c + h, twiddle tw[h + c mod h] broadcast): no shuffles for the butterflies, unlike
  * ntt_simd32_small_stages, and no pass of their own.  The butterflies are
- * ntt_w32_bfly's, value for value, so results are those of the unfused order. */
+ * ntt_w32_bfly's (ntt_w32_edge_quadrant's: a fold where the twiddle is 1), values
+ * congruent to the unfused order's in the same ranges, so the results are its own. */
 #define NTT_CY_FUSED_BITREV32 1
 
 /* Rows at a + row[k] through stage 8 into t (row k at t + 16k). */
