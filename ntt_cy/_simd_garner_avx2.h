@@ -119,9 +119,16 @@ NTT_INLINE __m256i ntt_wg8_coefficients(int lazy, int zero_offset,
         /* the digit v_j < p_j (already so unless lazy, or with offsets) */
         d[j] = !lazy || (zero_offset && j == 0) ? t : ntt_w32_fold(t, p);
     }
-    __m256i q0 = _mm256_set1_epi32((int)weights_q[0]);   /* W_0 = 1: v_0 mod m */
-    __m256i acc = lazy ? ntt_w32_shoup(d[0], _mm256_set1_epi32(1), q0, q0, vm)   /* [0, 2m) */
-                       : ntt_w32_reduce(d[0], q0, vm);                         /* [0, m) */
+    /* W_0 = 1: v_0 mod m, in [0, 2m) (lazy) or [0, m).  Lazy with p_0 <= 2m (m near
+     * the pool's primes, e.g. 10^9 + 7): v_0 < p_0 already is, no product (a test the
+     * loop hoists: p_0 and m are the same for every coefficient). */
+    __m256i q0 = _mm256_set1_epi32((int)weights_q[0]), acc;
+    if (lazy && primes[0] <= 2 * m)
+        acc = d[0];
+    else if (lazy)
+        acc = ntt_w32_shoup(d[0], _mm256_set1_epi32(1), q0, q0, vm);
+    else
+        acc = ntt_w32_reduce(d[0], q0, vm);
     for (size_t j = 1; j < k; j++) {
         __m256i wq = _mm256_set1_epi32((int)weights_q[j]);
         __m256i term = ntt_w32_shoup(d[j], _mm256_set1_epi32((int)weights[j]), wq, wq, vm);

@@ -42,8 +42,10 @@ MIXED_POOL = (POOL[0], WIDE_POOL[-1], POOL[1], POOL[2])
 POOLS = {"below-2^30": POOL, "below-2^31": WIDE_POOL, "mixed": MIXED_POOL}
 
 # m at the edges of the AVX2 body's variants: lazy sums up to 2^30 (4m <= 2^32), 32-bit
-# lanes below 2^31, 64-bit lanes above.
-MODULI = [2, 3, 10**9 + 7, 2**30, 2**30 + 3, 2**31 - 1, 2**32 - 5, 2**32 - 1]
+# lanes below 2^31, 64-bit lanes above; and around p_0 / 2, where the lazy body starts
+# to take the first digit v_0 < p_0 as it is (it lies in [0, 2m) once p_0 <= 2m).
+MODULI = [2, 3, (POOL[0] - 1) // 2, (POOL[0] + 1) // 2, 10**9 + 7, 2**30, 2**30 + 3,
+          2**31 - 1, 2**32 - 5, 2**32 - 1]
 
 
 @pytest.mark.parametrize("isa", supported_isas())
