@@ -43,7 +43,8 @@ cdef extern from "_simd32_avx512.h" nogil:
                            const uint32_t* tw, const uint32_t* twq, uint32_t p, uint32_t pinv,
                            uint64_t mu, int family)
     size_t ntt_simd32_pointwise(const uint32_t* a, const uint32_t* b, uint32_t* out,
-                                size_t count, uint32_t p, uint32_t pinv, uint32_t c)
+                                size_t count, uint32_t p, uint32_t pinv, uint32_t c,
+                                int lazy_out)
     size_t ntt_simd32_scale_lazy(uint32_t* a, size_t count, uint32_t c, uint32_t cq, uint32_t p)
     # A DIF's first sweep read straight from the source rows (AVX2 builds; 0 elsewhere).
     size_t ntt_simd32_run4_src(uint32_t* a, const uint32_t* src, size_t h, size_t j0, size_t j1,
@@ -543,7 +544,7 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Table
                 half <<= 1
         return
     if mb != NULL:
-        pointwise_span(a, mb, a, size, &t.mod, mc, t.mod.p % 2 == 1)
+        pointwise_span(a, mb, a, size, &t.mod, mc, t.mod.p % 2 == 1, t.family == LAZY)
     if (half == 1 and half_hi >= small_half(a)
             and simd_small_stages(0, a, size, t, tw, small == SMALL_TILED)):
         half = 2 * small_half(a)
@@ -1106,7 +1107,8 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
                 ntt_cy_barrier()
             bit_reverse_inplace(dst, n, t, False, part, parts, edge)
     if mb != NULL and c < 2:   # no chunk stages to carry the product (n = 1)
-        pointwise_span(dst + lo, mb + lo, dst + lo, hi - lo, &t.mod, mc, t.mod.p % 2 == 1)
+        pointwise_span(dst + lo, mb + lo, dst + lo, hi - lo, &t.mod, mc, t.mod.p % 2 == 1,
+                       t.family == LAZY)
         mb = NULL
     if parts > 1:
         ntt_cy_barrier()
@@ -1539,7 +1541,7 @@ def pointwise_mul(const lane_t[:, ::1] a, const lane_t[:, ::1] b, lane_t[:, ::1]
         for k in prange(parts, num_threads=threads, schedule="static"):
             lo = total * k // parts
             hi = total * (k + 1) // parts
-            pointwise_span(pa + lo, pb + lo, po + lo, hi - lo, &m, c, montgomery)
+            pointwise_span(pa + lo, pb + lo, po + lo, hi - lo, &m, c, montgomery, False)
 
 
 cdef uint64_t pointwise_constant(const Modulus* m, uint64_t factor, int lane_bits):
@@ -1589,7 +1591,11 @@ cdef void pointwise_inverse_rows(lane_t* pa, const lane_t* pb, Py_ssize_t rows, 
 
 
 cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize_t count,
-                         const Modulus* m, lane_t c, bint montgomery) noexcept nogil:
+                         const Modulus* m, lane_t c, bint montgomery,
+                         bint lazy_out) noexcept nogil:
+    # out = a b c' (the factor c carries, see pointwise_constant) in [0, p); lazy_out
+    # (the product goes to a LAZY DIT, whose inputs may lie in [0, 4p)): the uint32
+    # vector part may leave [0, 2p) unfolded.
     cdef ntt_simd64_params prm
     cdef Py_ssize_t i = 0
     if not montgomery:
@@ -1597,7 +1603,8 @@ cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize
             out[i] = mul_family(mul_family(a[i], b[i], 0, m, BARRETT), c, 0, m, BARRETT)
         return
     if lane_t is uint32_t:
-        i = ntt_simd32_pointwise(a, b, out, count, <uint32_t>m.p, <uint32_t>m.mont_pinv, c)
+        i = ntt_simd32_pointwise(a, b, out, count, <uint32_t>m.p, <uint32_t>m.mont_pinv, c,
+                                 lazy_out)
     else:
         prm = simd64_params(m, MONTGOMERY)
         i = ntt_simd64_pointwise(a, b, out, count, c, &prm)

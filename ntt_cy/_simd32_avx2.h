@@ -708,9 +708,12 @@ static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c
  * For p < 2^31 the Montgomery product is left unreduced, a b 2^-32 = h1 - h2 in (-p, p)
  * -> + p in (0, 2p) below 2^32, and c 2^-64 is one Shoup constant C = c 2^-32 mod p
  * ([0, 2p), then one fold): 25 vector operations per 8 values instead of two full
- * Montgomery products' 38 (each with AVX2's emulated unsigned compare). */
+ * Montgomery products' 38 (each with AVX2's emulated unsigned compare).  lazy_out (the
+ * product goes on to a LAZY DIT, whose inputs may lie in [0, 4p)): the Shoup result
+ * stays in [0, 2p), without the fold (23 operations). */
 static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
-                                          size_t count, uint32_t p, uint32_t pinv, uint32_t c) {
+                                          size_t count, uint32_t p, uint32_t pinv, uint32_t c,
+                                          int lazy_out) {
     ntt_w32_mod m = ntt_w32_modulus(p, pinv, 0, NTT_SIMD_MONTGOMERY);
     size_t i, done = count & ~(size_t)7;
     if (p < (1u << 31)) {
@@ -728,7 +731,7 @@ static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, 
             __m256i t = _mm256_add_epi32(_mm256_sub_epi32(h1, ntt_w32_mulhi_odd(k, m.p, m.p)),
                                          m.p);
             __m256i r = ntt_w32_shoup(t, vcc, vccq, vccq, m.p);
-            _mm256_storeu_si256((__m256i *)(out + i), ntt_w32_fold(r, m.p));
+            _mm256_storeu_si256((__m256i *)(out + i), lazy_out ? r : ntt_w32_fold(r, m.p));
         }
         return done;
     }

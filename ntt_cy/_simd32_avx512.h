@@ -368,10 +368,12 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
 }
 
 /* out[i] = mont(mont(a[i], b[i]), c) = a b c 2^-64 mod p: with c = f 2^64 mod p this
- * is a*b*f mod p.  a, b, c in [0, p), p odd < 2^32; out in [0, p).  Returns the
- * count done (a multiple of 16). */
+ * is a*b*f mod p.  a, b, c in [0, p), p odd < 2^32; out in [0, p) (also when lazy_out
+ * allows [0, 2p)).  Returns the count done (a multiple of 16). */
 static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
-                                          size_t count, uint32_t p, uint32_t pinv, uint32_t c) {
+                                          size_t count, uint32_t p, uint32_t pinv, uint32_t c,
+                                          int lazy_out) {
+    (void)lazy_out;
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, 0, NTT_SIMD_MONTGOMERY);
     __m512i vc = _mm512_set1_epi32((int)c);
     size_t i, done = count & ~(size_t)15;
@@ -469,8 +471,9 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
 }
 
 static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
-                                          size_t count, uint32_t p, uint32_t pinv, uint32_t c) {
-    (void)a; (void)b; (void)out; (void)count; (void)p; (void)pinv; (void)c;
+                                          size_t count, uint32_t p, uint32_t pinv, uint32_t c,
+                                          int lazy_out) {
+    (void)a; (void)b; (void)out; (void)count; (void)p; (void)pinv; (void)c; (void)lazy_out;
     return 0;
 }
 
