@@ -612,9 +612,10 @@ NTT_INLINE void ntt_w32_transpose8(__m256i r[8]) {
  * r[s] = segment s's values 8 h .. 8 h + 7 (h = 0 or 1), by way of their transpose,
  * where column k (value 8 h + k of every segment) is one vector and each butterfly
  * pairs two whole vectors.  Forward: in rows, out columns; inverse: in columns, out
- * rows.  Twiddle 1 (tw[h] = r_2h^0: every butterfly of stage 1, the first column pair
- * of stages 2 and 4) takes the fold of ntt_w32_times's `one` instead of a product, 7
- * of the 12 butterflies here (LAZY: 2 ops instead of 8).  The values it leaves may
+ * rows.  Twiddle 1 (tw[h] = r_2h^0: the four butterflies of stage 1, the two on
+ * columns (0, 2) and (4, 6) of stage 2, the one on (0, 4) of stage 4) takes the fold of
+ * ntt_w32_times's `one` instead of a product, 7 of the 12 butterflies here (LAZY: 2 ops
+ * instead of 8).  The values it leaves may
  * differ from the product's by p, in the same range ([0, 2p) DIF, [0, 4p) DIT): final
  * results are the same. */
 NTT_INLINE void ntt_w32_edge_quadrant(int forward, __m256i r[8],

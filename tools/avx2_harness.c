@@ -55,9 +55,10 @@ static uint64_t pow_mod(uint64_t b, uint64_t e, uint64_t m) {
 }
 
 /* The element-wise steps of a product mod 10^9 + 7 at n = 2^17: the pointwise product
- * (one prime, 2^18 values in [0, 2p), left in [0, 2p) for the LAZY inverse) and the CRT reconstruction of 2^18 coefficients
- * from three primes' residues into uint32 (as _garner_impl.pxi calls it, blocks of
- * 512), constants as ntt_cy.crt.CRTBasis derives them. */
+ * (one prime, 2^18 values in [0, 2p), left in [0, 2p) for the LAZY inverse) and the
+ * CRT reconstruction of 2^18 coefficients from three primes' residues into uint32 (as
+ * _garner_impl.pxi calls it, blocks of 512), constants as ntt_cy.crt.CRTBasis derives
+ * them. */
 static void elementwise(void) {
     enum { LEN = 1 << 18, BLOCK = 512 };
     const uint64_t m = 1000000007u, primes[3] = {1053818881u, 1051721729u, 1045430273u};
