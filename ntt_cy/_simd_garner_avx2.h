@@ -86,7 +86,8 @@ NTT_INLINE __m256i ntt_wg_coefficients(const uint32_t *const *rows, size_t at, s
  *     progress stays in [0, 2 p_j) and takes t + (2 p_j - v_l), with v_l < p_l < 2 p_j,
  *     as its next Shoup input (< 4 p_j); the sum mod m stays in [0, 2m), each term's
  *     sum folded by 2m (< 4m): one fold per digit and one at the end instead of three
- *     per step (k = 3, no offsets: 65 vector ops per 8 coefficients instead of 92);
+ *     per step (k = 3, no offsets: 65 vector ops per 8 coefficients instead of 92, 57
+ *     when p_0 <= 2m: see the sum's start below);
  *   zero_offset: all offsets 0 (linear products), their additions skipped. */
 NTT_INLINE __m256i ntt_wg8_coefficients(int lazy, int zero_offset,
                                         const uint32_t *const *rows, size_t at, size_t k,
