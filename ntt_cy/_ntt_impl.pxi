@@ -544,7 +544,7 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Table
                 half <<= 1
         return
     if mb != NULL:
-        pointwise_span(a, mb, a, size, &t.mod, mc, t.mod.p % 2 == 1, t.family == LAZY)
+        product_for_dit(a, mb, size, t, mc)
     if (half == 1 and half_hi >= small_half(a)
             and simd_small_stages(0, a, size, t, tw, small == SMALL_TILED)):
         half = 2 * small_half(a)
@@ -1107,8 +1107,7 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
                 ntt_cy_barrier()
             bit_reverse_inplace(dst, n, t, False, part, parts, edge)
     if mb != NULL and c < 2:   # no chunk stages to carry the product (n = 1)
-        pointwise_span(dst + lo, mb + lo, dst + lo, hi - lo, &t.mod, mc, t.mod.p % 2 == 1,
-                       t.family == LAZY)
+        product_for_dit(dst + lo, mb + lo, hi - lo, t, mc)
         mb = NULL
     if parts > 1:
         ntt_cy_barrier()
@@ -1588,6 +1587,13 @@ cdef void pointwise_inverse_rows(lane_t* pa, const lane_t* pb, Py_ssize_t rows, 
         for r in range(rows):
             inverse_row(pa + r * n, pa + r * n, n, t, threads, False, scaled, pb + r * n, c,
                         tiled, NULL)
+
+
+cdef inline void product_for_dit(lane_t* a, const lane_t* b, Py_ssize_t count,
+                                 const Tables* t, lane_t c) noexcept nogil:
+    # a <- a b c' in place, as the next stage of the inverse (a DIT with t's family)
+    # takes it: Montgomery for odd p, and [0, 2p) left unfolded for LAZY.
+    pointwise_span(a, b, a, count, &t.mod, c, t.mod.p % 2 == 1, t.family == LAZY)
 
 
 cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize_t count,

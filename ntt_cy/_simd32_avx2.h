@@ -615,9 +615,8 @@ NTT_INLINE void ntt_w32_transpose8(__m256i r[8]) {
  * rows.  Twiddle 1 (tw[h] = r_2h^0: the four butterflies of stage 1, the two on
  * columns (0, 2) and (4, 6) of stage 2, the one on (0, 4) of stage 4) takes the fold of
  * ntt_w32_times's `one` instead of a product, 7 of the 12 butterflies here (LAZY: 2 ops
- * instead of 8).  The values it leaves may
- * differ from the product's by p, in the same range ([0, 2p) DIF, [0, 4p) DIT): final
- * results are the same. */
+ * instead of 8).  The values it leaves may differ from the product's by p, in the same
+ * range ([0, 2p) DIF, [0, 4p) DIT): final results are the same. */
 NTT_INLINE void ntt_w32_edge_quadrant(int forward, __m256i r[8],
                                       const ntt_w32_edge_twiddles *d) {
     if (forward) {
