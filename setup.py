@@ -78,6 +78,9 @@ ISA_FLAGS = {
     "_ntt_avx2": ["-mavx2", "-mbmi2", "-mfma"],
     "_ntt_avx512": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq", "-mavx512bw",
                     "-mavx512vl", "-mavx512ifma"],
+    # the AVX-512 bodies on a model of their intrinsics (_avx512_emulated.h), for the
+    # tests on AVX2 CPUs
+    "_ntt_avx512_emulated": ["-mavx2", "-mbmi2", "-mfma", "-DNTT_CY_EMULATE_AVX512"],
 }
 
 

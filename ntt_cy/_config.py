@@ -19,12 +19,14 @@ def build_info() -> dict:
 
 
 def kernel_isa(info: dict) -> str:
-    from ntt_cy._isa import ACTIVE_ISA, supported_isas
+    from ntt_cy._isa import ACTIVE_ISA, EMULATED, checkable_isas, supported_isas
 
     forced = os.environ.get("NTT_CY_ISA")
     how = f"forced by NTT_CY_ISA={forced}" if forced else "widest this CPU supports"
     native = ", -march=native build" if "-march=native" in info.get("compile_args", []) else ""
-    return f"{ACTIVE_ISA} ({how}; runnable here: {', '.join(supported_isas())}{native})"
+    emulated = (f"; the tests also run {EMULATED}, the AVX-512 code on emulated intrinsics"
+                if EMULATED in checkable_isas() else "")
+    return f"{ACTIVE_ISA} ({how}; runnable here: {', '.join(supported_isas())}{native}{emulated})"
 
 
 def _kernel_module() -> str:

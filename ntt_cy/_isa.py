@@ -5,6 +5,11 @@ setup.py compiles the same kernel source (_ntt_impl.pxi) three times: `_ntt_port
 `_ntt_avx512` (x86-64 only).  At import, the widest build this CPU supports is
 chosen, unless NTT_CY_ISA=portable|avx2|avx512 forces one (an unsupported or
 missing choice raises ImportError rather than crashing with an illegal instruction).
+
+A fourth build, `_ntt_avx512_emulated`, compiles the AVX-512 bodies on a scalar
+model of their intrinsics (_avx512_emulated.h) for AVX2 CPUs: never chosen by
+default (it is slower than every real build), only by NTT_CY_ISA=avx512_emulated,
+so the tests can check the AVX-512 code bit for bit on machines without AVX-512.
 """
 from __future__ import annotations
 
@@ -17,8 +22,10 @@ from ntt_cy._cpu import cpu_features
 ISAS = ("avx512", "avx2", "portable")
 # CPU features each build needs: _ntt_avx512 is compiled with -mavx512ifma (IFMA
 # Montgomery), so AVX-512 CPUs without IFMA (Skylake-SP, Cascade Lake) get AVX2.
-REQUIRES = {"avx512": {"avx512", "avx512ifma"}, "avx2": {"avx2"}, "portable": set()}
-_MODULES = {"avx512": "ntt_cy._ntt_avx512", "avx2": "ntt_cy._ntt_avx2", "portable": "ntt_cy._ntt_portable"}
+REQUIRES = {"avx512": {"avx512", "avx512ifma"}, "avx2": {"avx2"}, "portable": set(),
+            "avx512_emulated": {"avx2"}}
+EMULATED = "avx512_emulated"
+_MODULES = {isa: f"ntt_cy._ntt_{isa}" for isa in REQUIRES}
 
 
 def supported_isas() -> list:
@@ -36,6 +43,19 @@ def supported_isas() -> list:
     return out
 
 
+def checkable_isas() -> list:
+    """supported_isas(), plus the emulated AVX-512 build where the real one cannot run
+    and the emulated one can: every kernel body this CPU can execute."""
+    out = supported_isas()
+    if "avx512" not in out and REQUIRES[EMULATED] <= set(cpu_features()):
+        try:
+            _find(EMULATED)
+        except ImportError:
+            return out
+        out.append(EMULATED)
+    return out
+
+
 def _find(isa):
     spec = importlib.util.find_spec(_MODULES[isa])
     if spec is None:
@@ -45,8 +65,8 @@ def _find(isa):
 
 def load(isa: str):
     """The kernel module for `isa` (checked against the CPU before importing it)."""
-    if isa not in ISAS:
-        raise ValueError(f"unknown ISA {isa!r}: choose one of {ISAS}")
+    if isa not in REQUIRES:
+        raise ValueError(f"unknown ISA {isa!r}: choose one of {ISAS + (EMULATED,)}")
     missing = REQUIRES[isa] - set(cpu_features())
     if missing:
         raise ImportError(f"this CPU does not support {isa} (missing: {', '.join(sorted(missing))})")

@@ -16,6 +16,7 @@
 #define NTT_CY_SIMD32_AVX512_H
 #include <stdint.h>
 #include <stddef.h>
+#include "_avx512_select.h"
 
 #define NTT_SIMD_LAZY 2
 #define NTT_SIMD_MONTGOMERY 0
@@ -29,8 +30,7 @@
 #define NTT_INLINE static inline __attribute__((always_inline))
 #endif
 
-#if defined(__AVX512F__) && defined(__AVX512BW__)
-#include <immintrin.h>
+#if defined(NTT_CY_AVX512_BW)
 #define NTT_CY_HAVE_AVX512 1
 
 typedef struct {
@@ -488,7 +488,7 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
 
 #endif
 
-#if !defined(__AVX512F__) || !defined(__AVX512BW__)
+#if !defined(NTT_CY_AVX512_BW)
 #if !defined(__AVX2__)
 /* What only the vector builds have: the scalar loops do it elsewhere. */
 static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
@@ -514,7 +514,7 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
 }
 #endif
 
-#if !defined(__AVX2__) || (defined(__AVX512F__) && defined(__AVX512BW__))
+#if !defined(__AVX2__) || defined(NTT_CY_AVX512_BW)
 /* What only the AVX2 build has (the n^-1 scaling, the first sweep read from the source
  * rows, the tiled small stages): the callers' other routes do it elsewhere. */
 #define NTT_CY_TILED_SMALL32 0

@@ -22,6 +22,7 @@
 #define NTT_CY_SIMD64_AVX512_H
 #include <stdint.h>
 #include <stddef.h>
+#include "_avx512_select.h"
 
 #ifndef NTT_SIMD_LAZY
 #define NTT_SIMD_LAZY 2
@@ -45,8 +46,7 @@ typedef struct {
     int family;              /* one of the codes above, or NTT_SIMD_LAZY */
 } ntt_simd64_params;
 
-#if defined(__AVX512F__) && defined(__AVX512IFMA__) && defined(__AVX512DQ__)
-#include <immintrin.h>
+#if defined(NTT_CY_AVX512_IFMA)
 
 static inline int ntt_simd64_montgomery_bits(uint64_t p) {
     return (p & 1) && p < ((uint64_t)1 << 52) ? 52 : 64;

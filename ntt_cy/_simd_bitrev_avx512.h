@@ -25,13 +25,13 @@
 #define NTT_CY_SIMD_BITREV_AVX512_H
 #include <stdint.h>
 #include <stddef.h>
+#include "_avx512_select.h"
 
 #ifndef NTT_INLINE
 #define NTT_INLINE static inline __attribute__((always_inline))
 #endif
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
+#if defined(NTT_CY_AVX512_F)
 
 /* r[k] <- column k of the 16 x 16 matrix of 32-bit values whose rows are r[0..15]. */
 NTT_INLINE void ntt_transpose16x32(__m512i r[16]) {

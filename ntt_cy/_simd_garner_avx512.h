@@ -13,13 +13,13 @@
 #define NTT_CY_SIMD_GARNER_AVX512_H
 #include <stdint.h>
 #include <stddef.h>
+#include "_avx512_select.h"
 
 #ifndef NTT_INLINE   /* see _simd32_avx512.h */
 #define NTT_INLINE static inline __attribute__((always_inline))
 #endif
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
+#if defined(NTT_CY_AVX512_F)
 
 /* a*w mod q in [0, 2q): a, w, wq = floor(w 2^32 / q), q all below 2^32. */
 NTT_INLINE __m512i ntt_vg_shoup(__m512i a, __m512i w, __m512i wq, __m512i q) {

@@ -8,7 +8,7 @@ import pytest
 
 from ntt_cy._cpu import cpu_features
 from ntt_cy import _isa
-from ntt_cy._isa import ACTIVE_ISA, ISAS, REQUIRES, load, supported_isas
+from ntt_cy._isa import ACTIVE_ISA, EMULATED, ISAS, REQUIRES, load, supported_isas, checkable_isas
 
 # Runs in a fresh interpreter per ISA (the build is chosen once, at import).
 SCRIPT = r"""
@@ -63,7 +63,8 @@ def test_default_is_widest_supported():
 
 
 def test_every_supported_isa_is_bit_identical():
-    results = {isa: run_with_isa(isa) for isa in supported_isas()}
+    # checkable_isas: on CPUs without AVX-512, the AVX-512 bodies too (emulated build)
+    results = {isa: run_with_isa(isa) for isa in checkable_isas()}
     reference = results["portable"]["digests"]
     assert len(reference) > 100
     for isa, res in results.items():
@@ -91,3 +92,23 @@ def test_avx512_build_is_not_chosen_without_ifma(monkeypatch):
     assert "avx512" not in _isa.supported_isas()
     with pytest.raises(ImportError, match="missing: avx512ifma"):
         _isa.load("avx512")
+
+
+def test_emulated_avx512_build_is_checked_but_never_chosen():
+    # The AVX-512 bodies on the scalar model of their intrinsics: only when forced.
+    features = set(cpu_features())
+    assert EMULATED not in supported_isas()
+    if "avx512" in supported_isas():
+        assert EMULATED not in checkable_isas()
+    else:
+        assert (EMULATED in checkable_isas()) == (REQUIRES[EMULATED] <= features)
+    if REQUIRES[EMULATED] <= features:
+        # compiled from the AVX-512 bodies: IFMA Montgomery (R = 2^52) on uint64 lanes,
+        # which no other build on this CPU has
+        emulated = load(EMULATED)
+        assert emulated.montgomery_bits(1337006139375617, 8) == 52
+        assert load("avx2").montgomery_bits(1337006139375617, 8) == 64
+        env = dict(os.environ, NTT_CY_ISA=EMULATED)
+        out = subprocess.run([sys.executable, "-c", "import ntt_cy; ntt_cy.show_config()"],
+                             env=env, capture_output=True, text=True, timeout=120, check=True)
+        assert f"kernel_isa      : {EMULATED} (forced by NTT_CY_ISA" in out.stdout
