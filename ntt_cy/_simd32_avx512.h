@@ -78,6 +78,13 @@ NTT_INLINE __m512i ntt_v32_mont(__m512i a, __m512i b, const ntt_v32_mod *m) {
     return _mm512_mask_add_epi32(r, _mm512_cmplt_epu32_mask(h1, h2), r, m->p);
 }
 
+/* ntt_v32_mont before its correction: h1 - h2 + p in (0, 2p), for p < 2^31. */
+NTT_INLINE __m512i ntt_v32_mont_lazy(__m512i a, __m512i b, const ntt_v32_mod *m) {
+    __m512i h1 = ntt_v32_mulhi(a, b);
+    __m512i h2 = ntt_v32_mulhi(_mm512_mullo_epi32(_mm512_mullo_epi32(a, b), m->pinv), m->p);
+    return _mm512_add_epi32(_mm512_sub_epi32(h1, h2), m->p);
+}
+
 /* Barrett on the even 32-bit lanes (odd lanes ignored), as barrett_mul32 lane for
  * lane: t = a b < 2^64, q = hi64(t mu) built from four vpmuludq products (the
  * middle column carries as in a schoolbook 64x64 product), r = t - q p in [0, 2p)
@@ -370,16 +377,34 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
 /* out[i] = mont(mont(a[i], b[i]), c) = a b c 2^-64 mod p: with c = f 2^64 mod p this
  * is a*b*f mod p.  a, b, c in [0, p), p odd < 2^32; out in [0, p) (also when lazy_out
  * allows [0, 2p)).  Returns the count done (a multiple of 16). */
+/* a[i] <- a[i] c mod p in [0, p) for a[i] in [0, 4p) (LAZY DIT output, 4p <= 2^32),
+ * c < p, cq = floor(c 2^32 / p): Shoup -> [0, 2p), one fold (the cyclic inverse's n^-1,
+ * as the AVX2 version; a scalar loop in this build before). */
+static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
+                                           uint32_t p) {
+    const __m512i vc = _mm512_set1_epi32((int)c), vcq = _mm512_set1_epi32((int)cq);
+    const __m512i vp = _mm512_set1_epi32((int)p);
+    size_t i, done = count & ~(size_t)15;
+    for (i = 0; i < done; i += 16) {
+        __m512i x = ntt_v32_shoup(_mm512_loadu_si512(a + i), vc, vcq, vp);
+        _mm512_storeu_si512(a + i, _mm512_min_epu32(x, _mm512_sub_epi32(x, vp)));
+    }
+    return done;
+}
+
+/* out[i] = a[i] b[i] c 2^-64 mod p in [0, p) (a b < p 2^32, p odd), or in [0, 2p) with
+ * lazy_out (for a LAZY DIT, whose inputs may lie in [0, 4p)): the second product's
+ * h1 - h2 + p without its correction, a mask compare and masked add less. */
 static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                           size_t count, uint32_t p, uint32_t pinv, uint32_t c,
                                           int lazy_out) {
-    (void)lazy_out;
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, 0, NTT_SIMD_MONTGOMERY);
     __m512i vc = _mm512_set1_epi32((int)c);
     size_t i, done = count & ~(size_t)15;
     for (i = 0; i < done; i += 16) {
         __m512i x = ntt_v32_mont(_mm512_loadu_si512(a + i), _mm512_loadu_si512(b + i), &m);
-        _mm512_storeu_si512(out + i, ntt_v32_mont(x, vc, &m));
+        _mm512_storeu_si512(out + i, lazy_out ? ntt_v32_mont_lazy(x, vc, &m)
+                                              : ntt_v32_mont(x, vc, &m));
     }
     return done;
 }
@@ -491,6 +516,12 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
 #if !defined(NTT_CY_AVX512_BW)
 #if !defined(__AVX2__)
 /* What only the vector builds have: the scalar loops do it elsewhere. */
+static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
+                                           uint32_t p) {
+    (void)a; (void)count; (void)c; (void)cq; (void)p;
+    return 0;
+}
+
 static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
                                             const uint32_t *src32, const uint64_t *src64,
                                             size_t n_src, const uint32_t *tw,
@@ -515,15 +546,9 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
 #endif
 
 #if !defined(__AVX2__) || defined(NTT_CY_AVX512_BW)
-/* What only the AVX2 build has (the n^-1 scaling, the first sweep read from the source
- * rows, the tiled small stages): the callers' other routes do it elsewhere. */
+/* What only the AVX2 build has (the first sweep read from the source rows, the tiled
+ * small stages): the callers' other routes do it elsewhere. */
 #define NTT_CY_TILED_SMALL32 0
-
-static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
-                                           uint32_t p) {
-    (void)a; (void)count; (void)c; (void)cq; (void)p;
-    return 0;
-}
 
 static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
                                          size_t j1, const uint32_t *tw, const uint32_t *twq,

@@ -58,8 +58,14 @@ ntt_simd_garner32_k(const uint32_t *const *rows, size_t start, size_t k, size_t 
                                    p);
             }
         }
-        __m512i acc = ntt_vg_fold(ntt_vg_shoup(d[0], one, _mm512_set1_epi64((long long)weights_q[0]),
-                                               vm), vm);
+        /* v_0 < p_0 (W_0 = 1): v_0 mod m is v_0 itself when p_0 <= m, one fold when
+         * p_0 <= 2m, else a Shoup product by 1 and a fold */
+        __m512i acc = primes[0] <= m ? d[0]
+                      : primes[0] <= 2 * m
+                          ? ntt_vg_fold(d[0], vm)
+                          : ntt_vg_fold(ntt_vg_shoup(d[0], one,
+                                                     _mm512_set1_epi64((long long)weights_q[0]),
+                                                     vm), vm);
         for (j = 1; j < k; j++) {
             __m512i term = ntt_vg_fold(
                 ntt_vg_shoup(d[j], _mm512_set1_epi64((long long)weights[j]),
