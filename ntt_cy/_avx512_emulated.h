@@ -190,11 +190,12 @@ NTT_INLINE ntt_emu_512 ntt_emu_srl_epi64(ntt_emu_512 a, __m128i count) {
 NTT_INLINE ntt_emu_512 ntt_emu_sll_epi64(ntt_emu_512 a, __m128i count) {
     return NTT_EMU_PAIR(_mm256_sll_epi64(a.lo, count), _mm256_sll_epi64(a.hi, count));
 }
+/* the immediate forms read the count's low 8 bits (imm8) */
 NTT_INLINE ntt_emu_512 ntt_emu_srli_epi64(ntt_emu_512 a, unsigned n) {
-    return ntt_emu_srl_epi64(a, _mm_cvtsi64_si128((long long)n));
+    return ntt_emu_srl_epi64(a, _mm_cvtsi64_si128((long long)(n & 255)));
 }
 NTT_INLINE ntt_emu_512 ntt_emu_slli_epi64(ntt_emu_512 a, unsigned n) {
-    return ntt_emu_sll_epi64(a, _mm_cvtsi64_si128((long long)n));
+    return ntt_emu_sll_epi64(a, _mm_cvtsi64_si128((long long)(n & 255)));
 }
 
 /* vpmadd52luq / vpmadd52huq: a + the low / high 52 bits of the 104-bit product of
@@ -366,61 +367,117 @@ NTT_INLINE ntt_emu_512 ntt_emu_inserti64x4(ntt_emu_512 a, __m256i b, int half) {
     return a;
 }
 
-/* ---- the intrinsics' names */
+/* ---- the intrinsics' names (each #undef first: at -O0 gcc's own headers define some of
+ * them as macros) */
+#undef __m512i
 #define __m512i ntt_emu_512
+#undef __mmask8
 #define __mmask8 ntt_emu_mask8
+#undef __mmask16
 #define __mmask16 ntt_emu_mask16
+#undef _mm512_loadu_si512
 #define _mm512_loadu_si512 ntt_emu_loadu
+#undef _mm512_load_si512
 #define _mm512_load_si512 ntt_emu_load
+#undef _mm512_storeu_si512
 #define _mm512_storeu_si512 ntt_emu_storeu
+#undef _mm512_maskz_loadu_epi64
 #define _mm512_maskz_loadu_epi64 ntt_emu_maskz_loadu_epi64
+#undef _mm512_maskz_loadu_epi32
 #define _mm512_maskz_loadu_epi32 ntt_emu_maskz_loadu_epi32
+#undef _mm512_set1_epi64
 #define _mm512_set1_epi64 ntt_emu_set1_epi64
+#undef _mm512_set1_epi32
 #define _mm512_set1_epi32 ntt_emu_set1_epi32
+#undef _mm512_setzero_si512
 #define _mm512_setzero_si512 ntt_emu_setzero
+#undef _mm512_set_epi32
 #define _mm512_set_epi32 ntt_emu_set_epi32
+#undef _mm512_add_epi64
 #define _mm512_add_epi64 ntt_emu_add_epi64
+#undef _mm512_sub_epi64
 #define _mm512_sub_epi64 ntt_emu_sub_epi64
+#undef _mm512_add_epi32
 #define _mm512_add_epi32 ntt_emu_add_epi32
+#undef _mm512_sub_epi32
 #define _mm512_sub_epi32 ntt_emu_sub_epi32
+#undef _mm512_and_si512
 #define _mm512_and_si512 ntt_emu_and
+#undef _mm512_or_si512
 #define _mm512_or_si512 ntt_emu_or
+#undef _mm512_min_epu64
 #define _mm512_min_epu64 ntt_emu_min_epu64
+#undef _mm512_max_epu64
 #define _mm512_max_epu64 ntt_emu_max_epu64
+#undef _mm512_min_epu32
 #define _mm512_min_epu32 ntt_emu_min_epu32
+#undef _mm512_max_epu32
 #define _mm512_max_epu32 ntt_emu_max_epu32
+#undef _mm512_mul_epu32
 #define _mm512_mul_epu32 ntt_emu_mul_epu32
+#undef _mm512_mullo_epi32
 #define _mm512_mullo_epi32 ntt_emu_mullo_epi32
+#undef _mm512_mullo_epi64
 #define _mm512_mullo_epi64 ntt_emu_mullo_epi64
+#undef _mm512_srli_epi64
 #define _mm512_srli_epi64 ntt_emu_srli_epi64
+#undef _mm512_slli_epi64
 #define _mm512_slli_epi64 ntt_emu_slli_epi64
+#undef _mm512_srl_epi64
 #define _mm512_srl_epi64 ntt_emu_srl_epi64
+#undef _mm512_sll_epi64
 #define _mm512_sll_epi64 ntt_emu_sll_epi64
+#undef _mm512_madd52lo_epu64
 #define _mm512_madd52lo_epu64(a, b, c) ntt_emu_madd52(a, b, c, 0)
+#undef _mm512_madd52hi_epu64
 #define _mm512_madd52hi_epu64(a, b, c) ntt_emu_madd52(a, b, c, 1)
+#undef _mm512_cmplt_epu64_mask
 #define _mm512_cmplt_epu64_mask ntt_emu_cmplt_epu64_mask
+#undef _mm512_cmpgt_epu64_mask
 #define _mm512_cmpgt_epu64_mask ntt_emu_cmpgt_epu64_mask
+#undef _mm512_cmpge_epu64_mask
 #define _mm512_cmpge_epu64_mask ntt_emu_cmpge_epu64_mask
+#undef _mm512_cmplt_epu32_mask
 #define _mm512_cmplt_epu32_mask ntt_emu_cmplt_epu32_mask
+#undef _mm512_test_epi64_mask
 #define _mm512_test_epi64_mask ntt_emu_test_epi64_mask
+#undef _mm512_mask_add_epi64
 #define _mm512_mask_add_epi64 ntt_emu_mask_add_epi64
+#undef _mm512_mask_sub_epi64
 #define _mm512_mask_sub_epi64 ntt_emu_mask_sub_epi64
+#undef _mm512_mask_add_epi32
 #define _mm512_mask_add_epi32 ntt_emu_mask_add_epi32
+#undef _mm512_shuffle_epi32
 #define _mm512_shuffle_epi32(a, imm) ntt_emu_shuffle_epi32(a, (int)(imm))
+#undef _mm512_shuffle_i64x2
 #define _mm512_shuffle_i64x2 ntt_emu_shuffle_128
+#undef _mm512_shuffle_i32x4
 #define _mm512_shuffle_i32x4 ntt_emu_shuffle_128
+#undef _mm512_unpacklo_epi64
 #define _mm512_unpacklo_epi64 ntt_emu_unpacklo_epi64
+#undef _mm512_unpackhi_epi64
 #define _mm512_unpackhi_epi64 ntt_emu_unpackhi_epi64
+#undef _mm512_unpacklo_epi32
 #define _mm512_unpacklo_epi32 ntt_emu_unpacklo_epi32
+#undef _mm512_unpackhi_epi32
 #define _mm512_unpackhi_epi32 ntt_emu_unpackhi_epi32
+#undef _mm512_permutex2var_epi32
 #define _mm512_permutex2var_epi32 ntt_emu_permutex2var_epi32
+#undef _mm512_permutex2var_epi64
 #define _mm512_permutex2var_epi64 ntt_emu_permutex2var_epi64
+#undef _mm512_permutexvar_epi32
 #define _mm512_permutexvar_epi32 ntt_emu_permutexvar_epi32
+#undef _mm512_permutexvar_epi64
 #define _mm512_permutexvar_epi64 ntt_emu_permutexvar_epi64
+#undef _mm512_reduce_max_epu64
 #define _mm512_reduce_max_epu64 ntt_emu_reduce_max_epu64
+#undef _mm512_cvtepi64_epi32
 #define _mm512_cvtepi64_epi32 ntt_emu_cvtepi64_epi32
+#undef _mm512_cvtepu32_epi64
 #define _mm512_cvtepu32_epi64 ntt_emu_cvtepu32_epi64
+#undef _mm512_castsi256_si512
 #define _mm512_castsi256_si512 ntt_emu_castsi256_si512
+#undef _mm512_inserti64x4
 #define _mm512_inserti64x4 ntt_emu_inserti64x4
 
 #endif
