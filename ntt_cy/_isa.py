@@ -6,8 +6,8 @@ setup.py compiles the same kernel source (_ntt_impl.pxi) three times: `_ntt_port
 chosen, unless NTT_CY_ISA=portable|avx2|avx512 forces one (an unsupported or
 missing choice raises ImportError rather than crashing with an illegal instruction).
 
-A fourth build, `_ntt_avx512_emulated`, compiles the AVX-512 bodies on a scalar
-model of their intrinsics (_avx512_emulated.h) for AVX2 CPUs: never chosen by
+A fourth build, `_ntt_avx512_emulated`, compiles the AVX-512 bodies on a model
+of their intrinsics (_avx512_emulated.h) for AVX2 CPUs: never chosen by
 default (it is slower than every real build), only by NTT_CY_ISA=avx512_emulated,
 so the tests can check the AVX-512 code bit for bit on machines without AVX-512.
 """
@@ -28,30 +28,28 @@ EMULATED = "avx512_emulated"
 _MODULES = {isa: f"ntt_cy._ntt_{isa}" for isa in REQUIRES}
 
 
+def _runnable(isa, features) -> bool:
+    """Whether the build `isa` is compiled and this CPU (its `features`) can run it."""
+    if not REQUIRES[isa] <= features:
+        return False
+    try:
+        importlib.import_module(_MODULES[isa]) if isa == "portable" else _find(isa)
+    except ImportError:
+        return False
+    return True
+
+
 def supported_isas() -> list:
     """Kernel builds that are both compiled and runnable on this CPU, widest first."""
     features = set(cpu_features())
-    out = []
-    for isa in ISAS:
-        if not REQUIRES[isa] <= features:
-            continue
-        try:
-            importlib.import_module(_MODULES[isa]) if isa == "portable" else _find(isa)
-        except ImportError:
-            continue
-        out.append(isa)
-    return out
+    return [isa for isa in ISAS if _runnable(isa, features)]
 
 
 def checkable_isas() -> list:
     """supported_isas(), plus the emulated AVX-512 build where the real one cannot run
     and the emulated one can: every kernel body this CPU can execute."""
     out = supported_isas()
-    if "avx512" not in out and REQUIRES[EMULATED] <= set(cpu_features()):
-        try:
-            _find(EMULATED)
-        except ImportError:
-            return out
+    if "avx512" not in out and _runnable(EMULATED, set(cpu_features())):
         out.append(EMULATED)
     return out
 

@@ -31,7 +31,6 @@
 #endif
 
 #if defined(NTT_CY_AVX512_BW)
-#define NTT_CY_HAVE_AVX512 1
 
 typedef struct {
     __m512i p, two_p, pinv, p64, mu_lo, mu_hi;
@@ -69,19 +68,24 @@ NTT_INLINE __m512i ntt_v32_shoup(__m512i a, __m512i w, __m512i wq, __m512i p) {
     return _mm512_sub_epi32(_mm512_mullo_epi32(a, w), _mm512_mullo_epi32(q, p));
 }
 
+/* The two high words of a Montgomery product, a in [0, 2^32), b < p, p odd: h1 =
+ * hi(a b) and *h2 = hi(k p), k = lo(a b) pinv, both in [0, p); a*b*2^-32 = h1 - h2 mod p. */
+NTT_INLINE __m512i ntt_v32_mont_high(__m512i a, __m512i b, const ntt_v32_mod *m, __m512i *h2) {
+    __m512i lo = _mm512_mullo_epi32(a, b);
+    *h2 = ntt_v32_mulhi(_mm512_mullo_epi32(lo, m->pinv), m->p);
+    return ntt_v32_mulhi(a, b);
+}
+
 /* Montgomery: a in [0, 2^32), b < p, p odd -> a*b*2^-32 mod p in [0, p). */
 NTT_INLINE __m512i ntt_v32_mont(__m512i a, __m512i b, const ntt_v32_mod *m) {
-    __m512i h1 = ntt_v32_mulhi(a, b);
-    __m512i lo = _mm512_mullo_epi32(a, b);
-    __m512i h2 = ntt_v32_mulhi(_mm512_mullo_epi32(lo, m->pinv), m->p);
+    __m512i h2, h1 = ntt_v32_mont_high(a, b, m, &h2);
     __m512i r = _mm512_sub_epi32(h1, h2);
     return _mm512_mask_add_epi32(r, _mm512_cmplt_epu32_mask(h1, h2), r, m->p);
 }
 
 /* ntt_v32_mont before its correction: h1 - h2 + p in (0, 2p), for p < 2^31. */
 NTT_INLINE __m512i ntt_v32_mont_lazy(__m512i a, __m512i b, const ntt_v32_mod *m) {
-    __m512i h1 = ntt_v32_mulhi(a, b);
-    __m512i h2 = ntt_v32_mulhi(_mm512_mullo_epi32(_mm512_mullo_epi32(a, b), m->pinv), m->p);
+    __m512i h2, h1 = ntt_v32_mont_high(a, b, m, &h2);
     return _mm512_add_epi32(_mm512_sub_epi32(h1, h2), m->p);
 }
 
@@ -374,9 +378,6 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
     return done;
 }
 
-/* out[i] = mont(mont(a[i], b[i]), c) = a b c 2^-64 mod p: with c = f 2^64 mod p this
- * is a*b*f mod p.  a, b, c in [0, p), p odd < 2^32; out in [0, p) (also when lazy_out
- * allows [0, 2p)).  Returns the count done (a multiple of 16). */
 /* a[i] <- a[i] c mod p in [0, p) for a[i] in [0, 4p) (LAZY DIT output, 4p <= 2^32),
  * c < p, cq = floor(c 2^32 / p): Shoup -> [0, 2p), one fold (the cyclic inverse's n^-1,
  * as the AVX2 version; a scalar loop in this build before). */
@@ -392,9 +393,11 @@ static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c
     return done;
 }
 
-/* out[i] = a[i] b[i] c 2^-64 mod p in [0, p) (a b < p 2^32, p odd), or in [0, 2p) with
- * lazy_out (for a LAZY DIT, whose inputs may lie in [0, 4p)): the second product's
- * h1 - h2 + p without its correction, a mask compare and masked add less. */
+/* out[i] = mont(mont(a[i], b[i]), c) = a b c 2^-64 mod p: with c = f 2^64 mod p this
+ * is a*b*f mod p.  a, b, c in [0, p), p odd < 2^32; out in [0, p), or in [0, 2p) with
+ * lazy_out (for a LAZY DIT, whose inputs may lie in [0, 4p); p < 2^30 there): the
+ * second product's h1 - h2 + p without its correction, a mask compare and masked add
+ * less.  Returns the count done (a multiple of 16). */
 static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                           size_t count, uint32_t p, uint32_t pinv, uint32_t c,
                                           int lazy_out) {
