@@ -3,8 +3,8 @@
  * CPU), or on the scalar model of the intrinsics in _avx512_emulated.h when
  * NTT_CY_EMULATE_AVX512 is defined (the _ntt_avx512_emulated build, which the tests
  * run on CPUs without AVX-512).  Each header tests the feature set its bodies use:
- *   NTT_CY_AVX512_F     AVX512F                     (_simd_bitrev, _simd_garner)
- *   NTT_CY_AVX512_BW    AVX512F + BW                (_simd32)
+ *   NTT_CY_AVX512_F     AVX512F                     (_simd_garner)
+ *   NTT_CY_AVX512_BW    AVX512F + BW                (_simd32, _simd_bitrev)
  *   NTT_CY_AVX512_IFMA  AVX512F + IFMA + DQ         (_simd64)
  */
 #ifndef NTT_CY_AVX512_SELECT_H

@@ -53,7 +53,8 @@ cdef extern from "_simd32_avx512.h" nogil:
     size_t ntt_simd32_run_src(uint32_t* x, uint32_t* y, const uint32_t* sx, const uint32_t* sy,
                               const uint32_t* w, const uint32_t* wq, size_t count, uint32_t p,
                               uint32_t pinv, uint64_t mu, int family, uint64_t* max_seen)
-    # The small stages in padded_product's tiled order (AVX2 builds: NTT_CY_TILED_SMALL32).
+    # The small stages in padded_product's tiled order, on blocks of NTT_CY_TILED_SMALL32
+    # values (128 AVX2, 256 AVX-512; 0: no tiled order in this build).
     int NTT_CY_TILED_SMALL32
     int ntt_simd32_small_stages_tiled(int forward, uint32_t* a, size_t size, const uint32_t* tw,
                                       const uint32_t* twq, uint32_t p, uint32_t pinv,
@@ -696,7 +697,8 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     # threads, a barrier after each sweep).  src != a: the input is src, copied into a
     # by the first sweep (or chunk by chunk when there is no large stage), *seen
     # raised to its largest value.  small: see dif_stages (SMALL_IN_PERMUTATION needs
-    # c >= 16, SMALL_TILED c >= 128: the last four stages then run in the chunks).
+    # c >= 16, SMALL_TILED c >= NTT_CY_TILED_SMALL32: the last four stages then run in
+    # the chunks).
     cdef Py_ssize_t nchunks = n // c, k
     while half >= c:
         dif_large_pass(a, n, half, part, parts, t, src, seen)
@@ -1031,15 +1033,16 @@ cdef inline bint fused_edge(lane_t* a, Py_ssize_t n, Py_ssize_t c) noexcept nogi
 
 cdef inline bint tiled_order(lane_t* a, Py_ssize_t n, int threads) noexcept nogil:
     # Whether padded_product keeps its transforms in the tiled order
-    # (ntt_simd32_small_stages_tiled: bit-reversed order with each 128-value block's
-    # 8 x 16 matrix transposed quadrant by quadrant, whose small stages pair whole
-    # vectors).  uint32 lanes in builds that have it, and every schedule of the call
-    # (rows on one thread each: chunk_size(n, 1); one row on all threads: chunk_size(n,
-    # threads)) running its small stages on whole chunks of >= 128 values.  Zen 3:
-    # those four stages 0.267 -> 0.170 (forward) and 0.232 -> 0.166 (inverse) ns per
-    # butterfly.
+    # (ntt_simd32_small_stages_tiled: bit-reversed order with each block's segments
+    # transposed, 8 x 16 quadrant by quadrant in AVX2 builds, 16 x 16 in AVX-512 ones,
+    # whose small stages pair whole vectors).  uint32 lanes in builds that have it, and
+    # every schedule of the call (rows on one thread each: chunk_size(n, 1); one row on
+    # all threads: chunk_size(n, threads)) running its small stages on whole chunks of
+    # at least a block.  Zen 3 (AVX2): those four stages 0.267 -> 0.170 (forward) and
+    # 0.232 -> 0.166 (inverse) ns per butterfly.
     if lane_t is uint32_t:
-        return (NTT_CY_TILED_SMALL32 != 0 and n >= 256 and chunk_size(n, threads) >= 128)
+        return (NTT_CY_TILED_SMALL32 != 0 and n >= 256
+                and chunk_size(n, threads) >= NTT_CY_TILED_SMALL32)
     return False
 
 

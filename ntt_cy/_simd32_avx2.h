@@ -203,19 +203,6 @@ NTT_INLINE void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, const ntt_w32_
     }
 }
 
-/* fn(forward, family, ...) with both as literals: one copy of fn's loop per pair.
- * With the family a run-time value gcc kept the family tests inside the butterflies:
- * measured on Zen 3 (C harness on this header, uint32 LAZY, n = 2^17), radix-4 sweeps
- * in L1 0.22 -> 0.17 ns per butterfly, the fused permutation 0.34 -> 0.23. */
-#define NTT_W32_BY_FAMILY(fn, forward, family, ...)                                     \
-    ((family) == NTT_SIMD_LAZY                                                          \
-         ? ((forward) ? fn(1, NTT_SIMD_LAZY, __VA_ARGS__) : fn(0, NTT_SIMD_LAZY, __VA_ARGS__)) \
-     : (family) == NTT_SIMD_MONTGOMERY                                                  \
-         ? ((forward) ? fn(1, NTT_SIMD_MONTGOMERY, __VA_ARGS__)                         \
-                      : fn(0, NTT_SIMD_MONTGOMERY, __VA_ARGS__))                        \
-         : ((forward) ? fn(1, NTT_SIMD_BARRETT, __VA_ARGS__)                            \
-                      : fn(0, NTT_SIMD_BARRETT, __VA_ARGS__)))
-
 /* One radix-4 group j of the block a[0:2h] (as the AVX-512 ntt_v32_radix4) on its
  * four inputs x0..x3 = a[j], a[j + h/2], a[j + h], a[j + 3h/2], results stored to a. */
 NTT_INLINE void ntt_w32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m256i x0,
@@ -310,14 +297,14 @@ NTT_INLINE size_t ntt_w32_run4_body(int forward, int family, int from_src, uint3
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                     const uint32_t *wq, size_t count, uint32_t p,
                                     uint32_t pinv, uint64_t mu, int family) {
-    return NTT_W32_BY_FAMILY(ntt_w32_run_body, forward, family, 0, x, y, x, y, w, wq, count, p,
+    return NTT_SIMD_BY_FAMILY(ntt_w32_run_body, forward, family, 0, x, y, x, y, w, wq, count, p,
                              pinv, mu, NULL);
 }
 
 static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
                                      const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                      uint32_t pinv, uint64_t mu, int family) {
-    return NTT_W32_BY_FAMILY(ntt_w32_run4_body, forward, family, 0, a, a, h, j0, j1, tw, twq, p,
+    return NTT_SIMD_BY_FAMILY(ntt_w32_run4_body, forward, family, 0, a, a, h, j0, j1, tw, twq, p,
                              pinv, mu, NULL);
 }
 
@@ -325,7 +312,7 @@ static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_
                                          size_t j1, const uint32_t *tw, const uint32_t *twq,
                                          uint32_t p, uint32_t pinv, uint64_t mu, int family,
                                          uint64_t *max_seen) {
-    return NTT_W32_BY_FAMILY(ntt_w32_run4_body, 1, family, 1, a, src, h, j0, j1, tw, twq, p,
+    return NTT_SIMD_BY_FAMILY(ntt_w32_run4_body, 1, family, 1, a, src, h, j0, j1, tw, twq, p,
                              pinv, mu, max_seen);
 }
 
@@ -334,7 +321,7 @@ static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t
                                         const uint32_t *wq, size_t count, uint32_t p,
                                         uint32_t pinv, uint64_t mu, int family,
                                         uint64_t *max_seen) {
-    return NTT_W32_BY_FAMILY(ntt_w32_run_body, 1, family, 1, x, y, sx, sy, w, wq, count, p,
+    return NTT_SIMD_BY_FAMILY(ntt_w32_run_body, 1, family, 1, x, y, sx, sy, w, wq, count, p,
                              pinv, mu, max_seen);
 }
 
@@ -421,7 +408,7 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
                                             const uint32_t *twq, uint32_t p, uint32_t pinv,
                                             uint64_t mu, int family, int reduce_src,
                                             uint64_t *max_seen) {
-    return NTT_W32_BY_FAMILY(ntt_w32_run4_padded_loop, 1, family, a, h, j0, j1, src32, src64,
+    return NTT_SIMD_BY_FAMILY(ntt_w32_run4_padded_loop, 1, family, a, h, j0, j1, src32, src64,
                              n_src, tw, twq, p, pinv, mu, reduce_src, max_seen);
 }
 
@@ -545,7 +532,7 @@ NTT_INLINE int ntt_w32_small_stages_loop(int forward, int family, uint32_t *a, s
 static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                                           const uint32_t *tw, const uint32_t *twq,
                                           uint32_t p, uint32_t pinv, uint64_t mu, int family) {
-    return NTT_W32_BY_FAMILY(ntt_w32_small_stages_loop, forward, family, a, size, tw, twq, p,
+    return NTT_SIMD_BY_FAMILY(ntt_w32_small_stages_loop, forward, family, a, size, tw, twq, p,
                              pinv, mu);
 }
 
@@ -563,7 +550,7 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
  * ones take a fold (ntt_w32_edge_quadrant): values congruent, in the same ranges.  Zen 3
  * (C harness, L1-resident 4096 values, LAZY): forward 0.267 -> 0.170 ns per butterfly,
  * inverse 0.232 -> 0.166. */
-#define NTT_CY_TILED_SMALL32 1
+#define NTT_CY_TILED_SMALL32 128   /* the block length */
 
 /* The twiddles of the four stages at a transform's bit-reversed end (h = 8, 4, 2, 1)
  * as vertical butterflies use them: stage 8 a vector (twiddle per lane), stages 4
@@ -685,7 +672,7 @@ static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t
                                                 const uint32_t *tw, const uint32_t *twq,
                                                 uint32_t p, uint32_t pinv, uint64_t mu,
                                                 int family) {
-    return NTT_W32_BY_FAMILY(ntt_w32_tiled_loop, forward, family, a, size, tw, twq, p, pinv,
+    return NTT_SIMD_BY_FAMILY(ntt_w32_tiled_loop, forward, family, a, size, tw, twq, p, pinv,
                              mu);
 }
 

@@ -30,7 +30,48 @@
 #define NTT_INLINE static inline __attribute__((always_inline))
 #endif
 
+/* fn(forward, family, ...) with both as literals: one copy of fn's loop per pair (both
+ * vector builds).  With the family a run-time value gcc kept the family tests inside
+ * the butterflies: measured on Zen 3 (C harness on this header, uint32 LAZY, n = 2^17), radix-4 sweeps
+ * in L1 0.22 -> 0.17 ns per butterfly, the fused permutation 0.34 -> 0.23. */
+#define NTT_SIMD_BY_FAMILY(fn, forward, family, ...)                                     \
+    ((family) == NTT_SIMD_LAZY                                                          \
+         ? ((forward) ? fn(1, NTT_SIMD_LAZY, __VA_ARGS__) : fn(0, NTT_SIMD_LAZY, __VA_ARGS__)) \
+     : (family) == NTT_SIMD_MONTGOMERY                                                  \
+         ? ((forward) ? fn(1, NTT_SIMD_MONTGOMERY, __VA_ARGS__)                         \
+                      : fn(0, NTT_SIMD_MONTGOMERY, __VA_ARGS__))                        \
+         : ((forward) ? fn(1, NTT_SIMD_BARRETT, __VA_ARGS__)                            \
+                      : fn(0, NTT_SIMD_BARRETT, __VA_ARGS__)))
+
 #if defined(NTT_CY_AVX512_BW)
+
+/* r[k] <- column k of the 16 x 16 matrix of 32-bit values whose rows are r[0..15]. */
+NTT_INLINE void ntt_transpose16x32(__m512i r[16]) {
+    __m512i t[16];
+    int k, e;
+    for (k = 0; k < 16; k += 2) {         /* pairs of rows interleaved by 32-bit values */
+        t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
+        t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
+    }
+    for (k = 0; k < 16; k += 4) {         /* then by 64-bit pairs: in each 128-bit block j */
+        r[k] = _mm512_unpacklo_epi64(t[k], t[k + 2]);      /* of r[4g + e] sit rows */
+        r[k + 1] = _mm512_unpackhi_epi64(t[k], t[k + 2]);  /* 4g..4g+3 of column 4j + e */
+        r[k + 2] = _mm512_unpacklo_epi64(t[k + 1], t[k + 3]);
+        r[k + 3] = _mm512_unpackhi_epi64(t[k + 1], t[k + 3]);
+    }
+    for (e = 0; e < 4; e++) {             /* a 4 x 4 transpose of 128-bit blocks per e */
+        __m512i v0 = _mm512_shuffle_i32x4(r[e], r[4 + e], 0x44);
+        __m512i v1 = _mm512_shuffle_i32x4(r[e], r[4 + e], 0xEE);
+        __m512i v2 = _mm512_shuffle_i32x4(r[8 + e], r[12 + e], 0x44);
+        __m512i v3 = _mm512_shuffle_i32x4(r[8 + e], r[12 + e], 0xEE);
+        t[e] = _mm512_shuffle_i32x4(v0, v2, 0x88);
+        t[4 + e] = _mm512_shuffle_i32x4(v0, v2, 0xDD);
+        t[8 + e] = _mm512_shuffle_i32x4(v1, v3, 0x88);
+        t[12 + e] = _mm512_shuffle_i32x4(v1, v3, 0xDD);
+    }
+    for (k = 0; k < 16; k++)
+        r[k] = t[k];
+}
 
 typedef struct {
     __m512i p, two_p, pinv, p64, mu_lo, mu_hi;
@@ -52,20 +93,31 @@ NTT_INLINE ntt_v32_mod ntt_v32_modulus(uint32_t p, uint32_t pinv, uint64_t mu, i
 /* High 32 bits of the 64-bit products a*b, lane by lane.  vpmuludq multiplies the
  * even lanes; the odd lanes are copied down by vpshufd and the two high halves
  * merged by one vpermt2d.  Shuffles run on port 5 while the products (and the
- * shifts an srli/blend version needs) compete for port 0 on Intel cores. */
-NTT_INLINE __m512i ntt_v32_mulhi(__m512i a, __m512i b) {
+ * shifts an srli/blend version needs) compete for port 0 on Intel cores.
+ * ntt_v32_mulhi_odd takes b's odd lanes already moved down (b_odd): a broadcast b is
+ * its own, one shuffle less. */
+NTT_INLINE __m512i ntt_v32_mulhi_odd(__m512i a, __m512i b, __m512i b_odd) {
     const __m512i high_halves = _mm512_set_epi32(31, 15, 29, 13, 27, 11, 25, 9,
                                                  23, 7, 21, 5, 19, 3, 17, 1);
     __m512i even = _mm512_mul_epu32(a, b);
-    __m512i odd = _mm512_mul_epu32(_mm512_shuffle_epi32(a, _MM_PERM_DDBB),
-                                   _mm512_shuffle_epi32(b, _MM_PERM_DDBB));
+    __m512i odd = _mm512_mul_epu32(_mm512_shuffle_epi32(a, _MM_PERM_DDBB), b_odd);
     return _mm512_permutex2var_epi32(even, high_halves, odd);
 }
 
-/* Shoup: a in [0, 2^32), w < p, wq = floor(w 2^32 / p), p < 2^31 -> [0, 2p). */
-NTT_INLINE __m512i ntt_v32_shoup(__m512i a, __m512i w, __m512i wq, __m512i p) {
-    __m512i q = ntt_v32_mulhi(a, wq);
+NTT_INLINE __m512i ntt_v32_mulhi(__m512i a, __m512i b) {
+    return ntt_v32_mulhi_odd(a, b, _mm512_shuffle_epi32(b, _MM_PERM_DDBB));
+}
+
+/* Shoup: a in [0, 2^32), w < p, wq = floor(w 2^32 / p), p < 2^31 -> [0, 2p).
+ * ntt_v32_shoup_odd: wq_odd as ntt_v32_mulhi_odd's b_odd. */
+NTT_INLINE __m512i ntt_v32_shoup_odd(__m512i a, __m512i w, __m512i wq, __m512i wq_odd,
+                                     __m512i p) {
+    __m512i q = ntt_v32_mulhi_odd(a, wq, wq_odd);
     return _mm512_sub_epi32(_mm512_mullo_epi32(a, w), _mm512_mullo_epi32(q, p));
+}
+
+NTT_INLINE __m512i ntt_v32_shoup(__m512i a, __m512i w, __m512i wq, __m512i p) {
+    return ntt_v32_shoup_odd(a, w, wq, _mm512_shuffle_epi32(wq, _MM_PERM_DDBB), p);
 }
 
 /* The two high words of a Montgomery product, a in [0, 2^32), b < p, p odd: h1 =
@@ -134,41 +186,50 @@ NTT_INLINE __m512i ntt_v32_fold2p(__m512i x, __m512i two_p) {
     return _mm512_min_epu32(x, _mm512_sub_epi32(x, two_p));
 }
 
+/* How a butterfly's twiddle comes: a vector of twiddles; 1 in every family's form (the
+ * stage h = 1, so there is no product, only the range: LAZY a < 4p folds to [0, 2p) as
+ * Shoup would leave it, exact families keep a; the value mod p is the same either way);
+ * or one twiddle broadcast to every lane (LAZY: Shoup without the shuffle of wq). */
+enum { NTT_V32_TW_VECTOR = 0, NTT_V32_TW_ONE = 1, NTT_V32_TW_BROADCAST = 2 };
+
 /* a * w as the butterflies need it: LAZY (Shoup, a < 2^32) -> [0, 2p); MONTGOMERY and
- * BARRETT (a < p) -> [0, p).  one: the twiddle is 1 in every family's form (the stage
- * h = 1), so there is no product, only the range: LAZY a < 4p folds to [0, 2p) as Shoup
- * would leave it, exact families keep a.  The value mod p is the same either way. */
+ * BARRETT (a < p) -> [0, p).  tw_kind: NTT_V32_TW_*, a literal at every call. */
 NTT_INLINE __m512i ntt_v32_times(__m512i a, __m512i w, __m512i wq, const ntt_v32_mod *m,
-                                 int one) {
-    if (m->family == NTT_SIMD_LAZY)
-        return one ? ntt_v32_fold2p(a, m->two_p) : ntt_v32_shoup(a, w, wq, m->p);
-    if (one)
+                                 int tw_kind) {
+    if (m->family == NTT_SIMD_LAZY) {
+        if (tw_kind == NTT_V32_TW_ONE)
+            return ntt_v32_fold2p(a, m->two_p);
+        if (tw_kind == NTT_V32_TW_BROADCAST)
+            return ntt_v32_shoup_odd(a, w, wq, wq, m->p);
+        return ntt_v32_shoup(a, w, wq, m->p);
+    }
+    if (tw_kind == NTT_V32_TW_ONE)
         return a;
     return m->family == NTT_SIMD_BARRETT ? ntt_v32_barrett(a, w, m) : ntt_v32_mont(a, w, m);
 }
 
 /* One butterfly on 16 lanes.  DIF (forward): (u, v) -> (u + v, (u - v) w); DIT:
  * (u, v) -> (u + v w, u - v w).  LAZY keeps DIF values in [0, 2p), DIT in [0, 4p);
- * the exact families [0, p).  one: see ntt_v32_times. */
+ * the exact families [0, p).  tw_kind: see ntt_v32_times. */
 NTT_INLINE void ntt_v32_butterfly(int forward, __m512i *u, __m512i *v, __m512i w, __m512i wq,
-                                  const ntt_v32_mod *m, int one) {
+                                  const ntt_v32_mod *m, int tw_kind) {
     if (m->family == NTT_SIMD_LAZY) {
         if (forward) {
             __m512i d = _mm512_add_epi32(_mm512_sub_epi32(*u, *v), m->two_p);
             *u = ntt_v32_fold2p(_mm512_add_epi32(*u, *v), m->two_p);
-            *v = ntt_v32_times(d, w, wq, m, one);
+            *v = ntt_v32_times(d, w, wq, m, tw_kind);
         } else {
             __m512i x = ntt_v32_fold2p(*u, m->two_p);
-            __m512i t = ntt_v32_times(*v, w, wq, m, one);
+            __m512i t = ntt_v32_times(*v, w, wq, m, tw_kind);
             *u = _mm512_add_epi32(x, t);
             *v = _mm512_add_epi32(_mm512_sub_epi32(x, t), m->two_p);
         }
     } else if (forward) {
         __m512i d = ntt_v32_sub(*u, *v, m->p);
         *u = ntt_v32_add(*u, *v, m->p);
-        *v = ntt_v32_times(d, w, wq, m, one);
+        *v = ntt_v32_times(d, w, wq, m, tw_kind);
     } else {
-        __m512i t = ntt_v32_times(*v, w, wq, m, one);
+        __m512i t = ntt_v32_times(*v, w, wq, m, tw_kind);
         *v = ntt_v32_sub(*u, t, m->p);
         *u = ntt_v32_add(*u, t, m->p);
     }
@@ -176,20 +237,27 @@ NTT_INLINE void ntt_v32_butterfly(int forward, __m512i *u, __m512i *v, __m512i w
 
 /* Butterflies j < count of one stage (x[j], y[j], w[j]); returns how many were
  * done (count rounded down to 16).  wq is ignored for MONTGOMERY. */
-static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
-                                    const uint32_t *wq, size_t count, uint32_t p,
-                                    uint32_t pinv, uint64_t mu, int family) {
+NTT_INLINE size_t ntt_v32_run_body(int forward, int family, uint32_t *x, uint32_t *y,
+                                   const uint32_t *w, const uint32_t *wq, size_t count,
+                                   uint32_t p, uint32_t pinv, uint64_t mu) {
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t j, done = count & ~(size_t)15;
     for (j = 0; j < done; j += 16) {
         __m512i u = _mm512_loadu_si512(x + j), v = _mm512_loadu_si512(y + j);
         __m512i tw = _mm512_loadu_si512(w + j);
         __m512i twq = family == NTT_SIMD_LAZY ? _mm512_loadu_si512(wq + j) : tw;
-        ntt_v32_butterfly(forward, &u, &v, tw, twq, &m, 0);
+        ntt_v32_butterfly(forward, &u, &v, tw, twq, &m, NTT_V32_TW_VECTOR);
         _mm512_storeu_si512(x + j, u);
         _mm512_storeu_si512(y + j, v);
     }
     return done;
+}
+
+static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
+                                    const uint32_t *wq, size_t count, uint32_t p,
+                                    uint32_t pinv, uint64_t mu, int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_run_body, forward, family, x, y, w, wq, count, p, pinv,
+                              mu);
 }
 
 /* Permutations for a stage of half-length h in {1, 2, 4, 8} on a 32-element
@@ -247,7 +315,7 @@ NTT_INLINE void ntt_v32_apply(int forward, __m512i *lo, __m512i *hi,
                                  const ntt_v32_small_stage *s, const ntt_v32_mod *m) {
     __m512i x = _mm512_permutex2var_epi32(*lo, s->gx, *hi);
     __m512i y = _mm512_permutex2var_epi32(*lo, s->gy, *hi);
-    ntt_v32_butterfly(forward, &x, &y, s->w, s->wq, m, 0);
+    ntt_v32_butterfly(forward, &x, &y, s->w, s->wq, m, NTT_V32_TW_VECTOR);
     *lo = _mm512_permutex2var_epi32(x, s->back_lo, y);
     *hi = _mm512_permutex2var_epi32(x, s->back_hi, y);
 }
@@ -259,9 +327,9 @@ NTT_INLINE void ntt_v32_apply(int forward, __m512i *lo, __m512i *hi,
  * once per call), and two segments are interleaved for instruction-level
  * parallelism.  Returns 1 when done, 0 when it cannot (size not a multiple of 32,
  * or no AVX-512 in this build). */
-static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
-                                          const uint32_t *tw, const uint32_t *twq,
-                                          uint32_t p, uint32_t pinv, uint64_t mu, int family) {
+NTT_INLINE int ntt_v32_small_stages_body(int forward, int family, uint32_t *a, size_t size,
+                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                         uint32_t pinv, uint64_t mu) {
     if (size < 32 || (size & 31))
         return 0;
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
@@ -291,9 +359,10 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
                 x0 = t0;
                 x1 = t1;
             }
-            int one = k == (forward ? 3 : 0);   /* h = 1: twiddle 1 */
-            ntt_v32_butterfly(forward, &x0, &y0, st[k].w, st[k].wq, &m, one);
-            ntt_v32_butterfly(forward, &x1, &y1, st[k].w, st[k].wq, &m, one);
+            int kind = k == (forward ? 3 : 0) ? NTT_V32_TW_ONE   /* h = 1: twiddle 1 */
+                                               : NTT_V32_TW_VECTOR;
+            ntt_v32_butterfly(forward, &x0, &y0, st[k].w, st[k].wq, &m, kind);
+            ntt_v32_butterfly(forward, &x1, &y1, st[k].w, st[k].wq, &m, kind);
         }
         _mm512_storeu_si512(a + i, _mm512_permutex2var_epi32(x0, st[3].back_lo, y0));
         _mm512_storeu_si512(a + i + 16, _mm512_permutex2var_epi32(x0, st[3].back_hi, y0));
@@ -310,6 +379,111 @@ static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
     return 1;
 }
 
+static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
+                                          const uint32_t *tw, const uint32_t *twq,
+                                          uint32_t p, uint32_t pinv, uint64_t mu, int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_small_stages_body, forward, family, a, size, tw, twq, p,
+                              pinv, mu);
+}
+
+/* ---- The four stages at a transform's bit-reversed end (the forward's last, DIF
+ * h = 8, 4, 2, 1; the inverse's first, DIT h = 1, 2, 4, 8) on a 16 x 16 tile whose
+ * rows are the stages' 16-value blocks ("segments").  Transposed, vector c holds value
+ * c of every segment, so each butterfly pairs two whole vectors, c and c + h
+ * (c mod 2h < h), with one twiddle tw[h + c mod h] broadcast: no shuffles for the
+ * butterflies (ntt_simd32_small_stages spends four vpermt2d per pair of segments and
+ * stage), one fewer in each Shoup product (NTT_V32_TW_BROADCAST), and the 15 of the 32
+ * butterflies whose twiddle is 1 (c mod h = 0) take ntt_v32_times's fold instead of a
+ * product: values congruent to ntt_simd32_small_stages's, in the same ranges, so the
+ * transforms' results are the same.  Used by padded_product's tiled order (below) and
+ * by the natural-order permutations (_simd_bitrev_avx512.h).  The AVX2 build does the
+ * same in quadrants of 8 x 8 (_simd32_avx2.h, ntt_w32_edge_quadrant). */
+typedef struct {
+    ntt_v32_mod m;
+    __m512i w[16], wq[16];   /* [h + c mod h] for h = 1, 2, 4, 8: entries 1..15 */
+} ntt_v32_edge_twiddles;
+
+NTT_INLINE void ntt_v32_edge_twiddles_load(ntt_v32_edge_twiddles *d, const uint32_t *tw,
+                                           const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                           uint64_t mu, int family) {
+    const uint32_t *q = family == NTT_SIMD_LAZY ? twq : tw;
+    d->m = ntt_v32_modulus(p, pinv, mu, family);
+    for (int k = 1; k < 16; k++) {
+        d->w[k] = _mm512_set1_epi32((int)tw[k]);
+        d->wq[k] = _mm512_set1_epi32((int)q[k]);
+    }
+}
+
+/* The stages on whole vectors r[c]: DIF h = 8, 4, 2, 1 (forward), DIT 1, 2, 4, 8. */
+NTT_INLINE void ntt_v32_edge_stages(int forward, __m512i r[16], const ntt_v32_edge_twiddles *d) {
+    /* unrolled whole, so r stays in registers (gcc otherwise kept these loops, and r on
+     * the stack) */
+#pragma GCC unroll 4
+    for (int s = 0; s < 4; s++) {
+        int h = forward ? 8 >> s : 1 << s;
+#pragma GCC unroll 16
+        for (int c = 0; c < 16; c++) {
+            if (c & h)
+                continue;
+            int k = h + (c & (h - 1));
+            if (c & (h - 1))
+                ntt_v32_butterfly(forward, &r[c], &r[c + h], d->w[k], d->wq[k], &d->m,
+                                  NTT_V32_TW_BROADCAST);
+            else
+                ntt_v32_butterfly(forward, &r[c], &r[c + h], d->w[k], d->wq[k], &d->m,
+                                  NTT_V32_TW_ONE);
+        }
+    }
+}
+
+/* Forward: r[0..15] the segments in, the transposed tile out, through the DIF stages.
+ * Inverse: the transposed tile in (r[c] = value c of every segment), through the DIT
+ * stages, the segments out. */
+NTT_INLINE void ntt_v32_edge_tile(int forward, __m512i r[16], const ntt_v32_edge_twiddles *d) {
+    if (forward) {
+        ntt_transpose16x32(r);
+        ntt_v32_edge_stages(1, r, d);
+    } else {
+        ntt_v32_edge_stages(0, r, d);
+        ntt_transpose16x32(r);
+    }
+}
+
+/* ---- Tiled order (padded_product only, where both forwards and the inverse are
+ * internal and the pointwise product ignores order): the four edge stages on blocks of
+ * 256 values, sixteen segments s, by ntt_v32_edge_tile, stored as it leaves them:
+ * block position 16 c + s holds segment s's value c, i.e. the bit-reversed order with
+ * each block's 16 x 16 matrix transposed.  The inverse takes that order back. */
+#define NTT_CY_TILED_SMALL32 256
+
+NTT_INLINE int ntt_v32_tiled_loop(int forward, int family, uint32_t *a, size_t size,
+                                  const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                  uint32_t pinv, uint64_t mu) {
+    ntt_v32_edge_twiddles d;
+    if (size & 255)
+        return 0;
+    ntt_v32_edge_twiddles_load(&d, tw, twq, p, pinv, mu, family);
+    for (size_t i = 0; i < size; i += 256) {
+        __m512i r[16];
+        for (int k = 0; k < 16; k++)
+            r[k] = _mm512_loadu_si512(a + i + 16 * k);
+        ntt_v32_edge_tile(forward, r, &d);
+        for (int k = 0; k < 16; k++)
+            _mm512_storeu_si512(a + i + 16 * k, r[k]);
+    }
+    return 1;
+}
+
+/* The last four DIF stages (forward) or first four DIT stages over a[0:size] in the
+ * tiled order above; 1 when done, 0 when size is not a multiple of 256. */
+static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
+                                                const uint32_t *tw, const uint32_t *twq,
+                                                uint32_t p, uint32_t pinv, uint64_t mu,
+                                                int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_tiled_loop, forward, family, a, size, tw, twq, p, pinv,
+                              mu);
+}
+
 /* One radix-4 group j of the block a[0:2h] (see ntt_simd32_run4) on its four
  * inputs x0..x3 = a[j], a[j + h/2], a[j + h], a[j + 3h/2], results stored to a. */
 NTT_INLINE void ntt_v32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m512i x0,
@@ -322,15 +496,15 @@ NTT_INLINE void ntt_v32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m
     __m512i wqb = lazy ? _mm512_loadu_si512(twq + h + q + j) : wb;
     __m512i wqc = lazy ? _mm512_loadu_si512(twq + q + j) : wc;
     if (forward) {
-        ntt_v32_butterfly(1, &x0, &x2, wa, wqa, m, 0);
-        ntt_v32_butterfly(1, &x1, &x3, wb, wqb, m, 0);
-        ntt_v32_butterfly(1, &x0, &x1, wc, wqc, m, 0);
-        ntt_v32_butterfly(1, &x2, &x3, wc, wqc, m, 0);
+        ntt_v32_butterfly(1, &x0, &x2, wa, wqa, m, NTT_V32_TW_VECTOR);
+        ntt_v32_butterfly(1, &x1, &x3, wb, wqb, m, NTT_V32_TW_VECTOR);
+        ntt_v32_butterfly(1, &x0, &x1, wc, wqc, m, NTT_V32_TW_VECTOR);
+        ntt_v32_butterfly(1, &x2, &x3, wc, wqc, m, NTT_V32_TW_VECTOR);
     } else {
-        ntt_v32_butterfly(0, &x0, &x1, wc, wqc, m, 0);
-        ntt_v32_butterfly(0, &x2, &x3, wc, wqc, m, 0);
-        ntt_v32_butterfly(0, &x0, &x2, wa, wqa, m, 0);
-        ntt_v32_butterfly(0, &x1, &x3, wb, wqb, m, 0);
+        ntt_v32_butterfly(0, &x0, &x1, wc, wqc, m, NTT_V32_TW_VECTOR);
+        ntt_v32_butterfly(0, &x2, &x3, wc, wqc, m, NTT_V32_TW_VECTOR);
+        ntt_v32_butterfly(0, &x0, &x2, wa, wqa, m, NTT_V32_TW_VECTOR);
+        ntt_v32_butterfly(0, &x1, &x3, wb, wqb, m, NTT_V32_TW_VECTOR);
     }
     _mm512_storeu_si512(a + j, x0);
     _mm512_storeu_si512(a + j + q, x1);
@@ -343,9 +517,9 @@ NTT_INLINE void ntt_v32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m
  * group touches a[j], a[j+h/2], a[j+h], a[j+3h/2] and nothing else, so groups are
  * independent (threads may split the j range).  Same ranges as two radix-2 stages.
  * Returns the number of groups done (a multiple of 16 from j0). */
-static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                     uint32_t pinv, uint64_t mu, int family) {
+NTT_INLINE size_t ntt_v32_run4_body(int forward, int family, uint32_t *a, size_t h, size_t j0,
+                                    size_t j1, const uint32_t *tw, const uint32_t *twq,
+                                    uint32_t p, uint32_t pinv, uint64_t mu) {
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
     int lazy = family == NTT_SIMD_LAZY;
@@ -359,23 +533,39 @@ static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t 
     return done;
 }
 
+static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
+                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                     uint32_t pinv, uint64_t mu, int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_run4_body, forward, family, a, h, j0, j1, tw, twq, p,
+                              pinv, mu);
+}
+
 /* dst[i] = src[i] * w[i] as ntt_v32_times (LAZY: src < 2^32 -> [0, 2p), or [0, p) with
  * fold; MONTGOMERY / BARRETT: src < p -> [0, p)): the negacyclic twists.  src may equal
  * dst.  Returns the count done (a multiple of 16). */
-static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const uint32_t *w,
-                                      const uint32_t *wq, size_t count, uint32_t p,
-                                      uint32_t pinv, uint64_t mu, int family, int fold) {
+NTT_INLINE size_t ntt_v32_times_body(int forward, int family, const uint32_t *src,
+                                     uint32_t *dst, const uint32_t *w, const uint32_t *wq,
+                                     size_t count, uint32_t p, uint32_t pinv, uint64_t mu,
+                                     int fold) {
+    (void)forward;
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t i, done = count & ~(size_t)15;
     for (i = 0; i < done; i += 16) {
         __m512i tw = _mm512_loadu_si512(w + i);
         __m512i twq = family == NTT_SIMD_LAZY ? _mm512_loadu_si512(wq + i) : tw;
-        __m512i x = ntt_v32_times(_mm512_loadu_si512(src + i), tw, twq, &m, 0);
+        __m512i x = ntt_v32_times(_mm512_loadu_si512(src + i), tw, twq, &m, NTT_V32_TW_VECTOR);
         if (fold && family == NTT_SIMD_LAZY)
             x = _mm512_min_epu32(x, _mm512_sub_epi32(x, m.p));
         _mm512_storeu_si512(dst + i, x);
     }
     return done;
+}
+
+static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const uint32_t *w,
+                                      const uint32_t *wq, size_t count, uint32_t p,
+                                      uint32_t pinv, uint64_t mu, int family, int fold) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_times_body, 1, family, src, dst, w, wq, count, p, pinv,
+                              mu, fold);
 }
 
 /* a[i] <- a[i] c mod p in [0, p) for a[i] in [0, 4p) (LAZY DIT output, 4p <= 2^32),
@@ -447,12 +637,13 @@ NTT_INLINE __m512i ntt_v32_reduce_src(__m512i x, __m512i one_q, __m512i p) {
     return _mm512_min_epu32(r, _mm512_sub_epi32(r, p));
 }
 
-static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
-                                            const uint32_t *src32, const uint64_t *src64,
-                                            size_t n_src, const uint32_t *tw,
-                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family, int reduce_src,
-                                            uint64_t *max_seen) {
+NTT_INLINE size_t ntt_v32_run4_padded_body(int forward, int family, uint32_t *a, size_t h,
+                                           size_t j0, size_t j1, const uint32_t *src32,
+                                           const uint64_t *src64, size_t n_src,
+                                           const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                           uint32_t pinv, uint64_t mu, int reduce_src,
+                                           uint64_t *max_seen) {
+    (void)forward;
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
     int lazy = family == NTT_SIMD_LAZY;
@@ -474,6 +665,16 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
     if (seen > *max_seen)
         *max_seen = seen;
     return done;
+}
+
+static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
+                                            const uint32_t *src32, const uint64_t *src64,
+                                            size_t n_src, const uint32_t *tw,
+                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                            uint64_t mu, int family, int reduce_src,
+                                            uint64_t *max_seen) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_run4_padded_body, 1, family, a, h, j0, j1, src32, src64,
+                              n_src, tw, twq, p, pinv, mu, reduce_src, max_seen);
 }
 
 #else  /* no AVX-512 in this build */
@@ -536,6 +737,16 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
     return 0;
 }
 
+#define NTT_CY_TILED_SMALL32 0   /* no tiled order */
+
+static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
+                                                const uint32_t *tw, const uint32_t *twq,
+                                                uint32_t p, uint32_t pinv, uint64_t mu,
+                                                int family) {
+    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)mu;
+    (void)family;
+    return 0;
+}
 #endif
 
 /* What only the AVX-512 build vectorises: the scalar loops do it elsewhere. */
@@ -549,9 +760,8 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
 #endif
 
 #if !defined(__AVX2__) || defined(NTT_CY_AVX512_BW)
-/* What only the AVX2 build has (the first sweep read from the source rows, the tiled
- * small stages): the callers' other routes do it elsewhere. */
-#define NTT_CY_TILED_SMALL32 0
+/* What only the AVX2 build has (the first sweep read from the source rows): the
+ * callers' other routes do it elsewhere. */
 
 static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
                                          size_t j1, const uint32_t *tw, const uint32_t *twq,
@@ -572,13 +782,5 @@ static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t
     return 0;
 }
 
-static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
-                                                const uint32_t *tw, const uint32_t *twq,
-                                                uint32_t p, uint32_t pinv, uint64_t mu,
-                                                int family) {
-    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)mu;
-    (void)family;
-    return 0;
-}
 #endif
 #endif

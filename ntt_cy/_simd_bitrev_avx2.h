@@ -238,7 +238,7 @@ static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_
     return 1;
 }
 
-/* The edge walkers, one copy per family (NTT_W32_BY_FAMILY); tw, twq: the stage twiddles
+/* The edge walkers, one copy per family (NTT_SIMD_BY_FAMILY); tw, twq: the stage twiddles
  * of the transform (the forward's for the DIF tail, the inverse's for the DIT head). */
 NTT_INLINE int ntt_edge_walk(int forward, int family, int in_place, const uint32_t *src,
                              uint32_t *a, int bits, const uint32_t *rev, size_t m0, size_t m1,
@@ -263,7 +263,7 @@ static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const ui
                                                  const uint32_t *tw, const uint32_t *twq,
                                                  uint32_t p, uint32_t pinv, uint64_t mu,
                                                  int family) {
-    return NTT_W32_BY_FAMILY(ntt_edge_walk, 1, family, 1, NULL, a, bits, rev, m0, m1, fold_p,
+    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 1, family, 1, NULL, a, bits, rev, m0, m1, fold_p,
                              tw, twq, p, pinv, mu, NULL);
 }
 
@@ -274,7 +274,7 @@ static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int
                                          const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                          uint32_t pinv, uint64_t mu, int family,
                                          uint64_t *max_seen) {
-    return NTT_W32_BY_FAMILY(ntt_edge_walk, 0, family, 0, src, dst, bits, rev, m0, m1, 0, tw,
+    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 0, family, 0, src, dst, bits, rev, m0, m1, 0, tw,
                              twq, p, pinv, mu, max_seen);
 }
 
@@ -283,7 +283,7 @@ static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const ui
                                                  size_t m0, size_t m1, const uint32_t *tw,
                                                  const uint32_t *twq, uint32_t p, uint32_t pinv,
                                                  uint64_t mu, int family) {
-    return NTT_W32_BY_FAMILY(ntt_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0, tw,
+    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0, tw,
                              twq, p, pinv, mu, NULL);
 }
 

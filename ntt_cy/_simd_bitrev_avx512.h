@@ -25,41 +25,13 @@
 #define NTT_CY_SIMD_BITREV_AVX512_H
 #include <stdint.h>
 #include <stddef.h>
-#include "_avx512_select.h"
+#include "_simd32_avx512.h"   /* ntt_transpose16x32, the edge stages; _avx512_select.h */
 
 #ifndef NTT_INLINE
 #define NTT_INLINE static inline __attribute__((always_inline))
 #endif
 
-#if defined(NTT_CY_AVX512_F)
-
-/* r[k] <- column k of the 16 x 16 matrix of 32-bit values whose rows are r[0..15]. */
-NTT_INLINE void ntt_transpose16x32(__m512i r[16]) {
-    __m512i t[16];
-    int k, e;
-    for (k = 0; k < 16; k += 2) {         /* pairs of rows interleaved by 32-bit values */
-        t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
-        t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
-    }
-    for (k = 0; k < 16; k += 4) {         /* then by 64-bit pairs: in each 128-bit block j */
-        r[k] = _mm512_unpacklo_epi64(t[k], t[k + 2]);      /* of r[4g + e] sit rows */
-        r[k + 1] = _mm512_unpackhi_epi64(t[k], t[k + 2]);  /* 4g..4g+3 of column 4j + e */
-        r[k + 2] = _mm512_unpacklo_epi64(t[k + 1], t[k + 3]);
-        r[k + 3] = _mm512_unpackhi_epi64(t[k + 1], t[k + 3]);
-    }
-    for (e = 0; e < 4; e++) {             /* a 4 x 4 transpose of 128-bit blocks per e */
-        __m512i v0 = _mm512_shuffle_i32x4(r[e], r[4 + e], 0x44);
-        __m512i v1 = _mm512_shuffle_i32x4(r[e], r[4 + e], 0xEE);
-        __m512i v2 = _mm512_shuffle_i32x4(r[8 + e], r[12 + e], 0x44);
-        __m512i v3 = _mm512_shuffle_i32x4(r[8 + e], r[12 + e], 0xEE);
-        t[e] = _mm512_shuffle_i32x4(v0, v2, 0x88);
-        t[4 + e] = _mm512_shuffle_i32x4(v0, v2, 0xDD);
-        t[8 + e] = _mm512_shuffle_i32x4(v1, v3, 0x88);
-        t[12 + e] = _mm512_shuffle_i32x4(v1, v3, 0xDD);
-    }
-    for (k = 0; k < 16; k++)
-        r[k] = t[k];
-}
+#if defined(NTT_CY_AVX512_BW)   /* F + BW: the fused stages use _simd32_avx512.h's butterflies */
 
 /* r[k] <- column k of the 8 x 8 matrix of 64-bit values whose rows are r[0..7]. */
 NTT_INLINE void ntt_transpose8x64(__m512i r[8]) {
@@ -81,24 +53,6 @@ NTT_INLINE void ntt_transpose8x64(__m512i r[8]) {
     }
 }
 
-static inline int ntt_simd_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
-                                    const uint32_t *rev, size_t m0, size_t m1) {
-    int shift = bits - 4;
-    size_t m;
-    int k;
-    for (m = m0; m < m1; m++) {
-        const uint32_t *from = src + rev[m << 4];
-        uint32_t *to = dst + (m << 4);
-        __m512i r[16];
-        for (k = 0; k < 16; k++)          /* row k is source row rev4(k) */
-            r[k] = _mm512_loadu_si512(from + ((size_t)rev[(size_t)k << shift] << shift));
-        ntt_transpose16x32(r);
-        for (k = 0; k < 16; k++)          /* column k is output row rev4(k) */
-            _mm512_storeu_si512(to + ((size_t)rev[(size_t)k << shift] << shift), r[k]);
-    }
-    return 1;
-}
-
 static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits,
                                     const uint32_t *rev, size_t m0, size_t m1) {
     int shift = bits - 3;
@@ -113,43 +67,6 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
         ntt_transpose8x64(r);
         for (k = 0; k < 8; k++)
             _mm512_storeu_si512(to + ((size_t)rev[(size_t)k << shift] << shift), r[k]);
-    }
-    return 1;
-}
-
-/* Rows of the tile whose rows start at a + base (row k at offset rev4(k) << shift,
- * as the out-of-place loops read and write them). */
-NTT_INLINE void ntt_tile32_load(const uint32_t *a, size_t base, int shift, const uint32_t *rev,
-                                __m512i r[16]) {
-    for (int k = 0; k < 16; k++)
-        r[k] = _mm512_loadu_si512(a + base + ((size_t)rev[(size_t)k << shift] << shift));
-}
-
-NTT_INLINE void ntt_tile32_store(uint32_t *a, size_t base, int shift, const uint32_t *rev,
-                                 __m512i r[16], __m512i fold_p) {
-    for (int k = 0; k < 16; k++) {   /* fold_p = 0: min(x, x) keeps x */
-        __m512i x = _mm512_min_epu32(r[k], _mm512_sub_epi32(r[k], fold_p));
-        _mm512_storeu_si512(a + base + ((size_t)rev[(size_t)k << shift] << shift), x);
-    }
-}
-
-static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                            size_t m0, size_t m1, uint32_t fold_p) {
-    int shift = bits - 4;
-    const __m512i p = _mm512_set1_epi32((int)fold_p);
-    for (size_t m = m0; m < m1; m++) {
-        size_t mine = m << 4, other = rev[mine];   /* other = rev(m) << 4 */
-        if (other < mine)
-            continue;                              /* done with its partner */
-        __m512i x[16], y[16];
-        ntt_tile32_load(a, other, shift, rev, x);  /* tile m's values */
-        ntt_transpose16x32(x);
-        if (other != mine) {
-            ntt_tile32_load(a, mine, shift, rev, y);
-            ntt_transpose16x32(y);
-            ntt_tile32_store(a, other, shift, rev, y, p);
-        }
-        ntt_tile32_store(a, mine, shift, rev, x, p);
     }
     return 1;
 }
@@ -189,6 +106,152 @@ static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_
     return 1;
 }
 
+/* ---- uint32: 16 x 16 tiles, plain or with the four stages at the bit-reversed end of
+ * a transform fused in (every family): the last four of a natural-order forward (DIF
+ * tail), the first four of a natural-order inverse (DIT head).  A tile's rows are whole
+ * 16-value segments, the blocks of those stages, so ntt_v32_edge_tile takes the plain
+ * transpose's place: the forward's stages on the transposed tile (vector c: value c of
+ * every segment), before the store and its fold; the inverse's on the rows as loaded
+ * (value k of output row c is row k's lane c, so its stages pair whole rows), then the
+ * transpose.  No pass of their own, and no shuffles for the butterflies. */
+#define NTT_CY_FUSED_BITREV32 1
+enum { NTT_EDGE_NONE = 0, NTT_EDGE_DIF_TAIL = 1, NTT_EDGE_DIT_HEAD = 2 };
+
+/* Rows of the tile whose rows start at a + base (row k at offset rev4(k) << shift,
+ * as the out-of-place loops read and write them). */
+NTT_INLINE void ntt_tile32_load(const uint32_t *a, size_t base, int shift, const uint32_t *rev,
+                                __m512i r[16]) {
+    for (int k = 0; k < 16; k++)
+        r[k] = _mm512_loadu_si512(a + base + ((size_t)rev[(size_t)k << shift] << shift));
+}
+
+NTT_INLINE void ntt_tile32_store(uint32_t *a, size_t base, int shift, const uint32_t *rev,
+                                 __m512i r[16], __m512i fold_p) {
+    for (int k = 0; k < 16; k++) {   /* fold_p = 0: min(x, x) keeps x */
+        __m512i x = _mm512_min_epu32(r[k], _mm512_sub_epi32(r[k], fold_p));
+        _mm512_storeu_si512(a + base + ((size_t)rev[(size_t)k << shift] << shift), x);
+    }
+}
+
+/* The tile's rows r[k] become its columns, through the edge's stages when it has some
+ * (edge a literal at every call, so the unused branches fold away). */
+NTT_INLINE void ntt_tile32_turn(int edge, __m512i r[16], const ntt_v32_edge_twiddles *d) {
+    if (edge == NTT_EDGE_NONE)
+        ntt_transpose16x32(r);
+    else
+        ntt_v32_edge_tile(edge == NTT_EDGE_DIF_TAIL, r, d);
+}
+
+/* dst[i] = src[rev(i)] (src != dst), tiles m0 <= m < m1; max_seen (when not NULL)
+ * raised to the largest value of src read (an inverse's input check, from the tile
+ * already in registers). */
+NTT_INLINE void ntt_tiles32_copy(int edge, const uint32_t *src, uint32_t *dst, int bits,
+                                 const uint32_t *rev, size_t m0, size_t m1,
+                                 const ntt_v32_edge_twiddles *d, uint64_t *max_seen) {
+    int shift = bits - 4;
+    __m512i top = _mm512_setzero_si512();
+    for (size_t m = m0; m < m1; m++) {
+        __m512i r[16];
+        ntt_tile32_load(src, rev[m << 4], shift, rev, r);   /* row k: source row rev4(k) */
+        if (max_seen)
+            for (int k = 0; k < 16; k++)
+                top = _mm512_max_epu32(top, r[k]);
+        ntt_tile32_turn(edge, r, d);
+        ntt_tile32_store(dst, m << 4, shift, rev, r, _mm512_setzero_si512());
+    }
+    if (max_seen) {
+        __m512i low = _mm512_and_si512(top, _mm512_set1_epi64(0xffffffffLL));
+        uint64_t seen = _mm512_reduce_max_epu64(_mm512_max_epu64(low, _mm512_srli_epi64(top, 32)));
+        if (seen > *max_seen)
+            *max_seen = seen;
+    }
+}
+
+/* a[i] <-> a[rev(i)] in place for the tile pairs owned by m0 <= m < m1 (a pair's
+ * smaller m moves both tiles, each read whole before either is written). */
+NTT_INLINE void ntt_tiles32_swap(int edge, uint32_t *a, int bits, const uint32_t *rev,
+                                 size_t m0, size_t m1, __m512i fold_p,
+                                 const ntt_v32_edge_twiddles *d) {
+    int shift = bits - 4;
+    for (size_t m = m0; m < m1; m++) {
+        size_t mine = m << 4, other = rev[mine];   /* other = rev(m) << 4 */
+        if (other < mine)
+            continue;                              /* done with its partner */
+        __m512i x[16], y[16];
+        ntt_tile32_load(a, other, shift, rev, x);  /* tile m's values */
+        ntt_tile32_turn(edge, x, d);
+        if (other != mine) {
+            ntt_tile32_load(a, mine, shift, rev, y);
+            ntt_tile32_turn(edge, y, d);
+            ntt_tile32_store(a, other, shift, rev, y, fold_p);
+        }
+        ntt_tile32_store(a, mine, shift, rev, x, fold_p);
+    }
+}
+
+static inline int ntt_simd_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
+                                    const uint32_t *rev, size_t m0, size_t m1) {
+    ntt_tiles32_copy(NTT_EDGE_NONE, src, dst, bits, rev, m0, m1, NULL, NULL);
+    return 1;
+}
+
+static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                            size_t m0, size_t m1, uint32_t fold_p) {
+    ntt_tiles32_swap(NTT_EDGE_NONE, a, bits, rev, m0, m1, _mm512_set1_epi32((int)fold_p), NULL);
+    return 1;
+}
+
+/* The edge walkers, one copy per family (NTT_SIMD_BY_FAMILY); tw, twq: the stage
+ * twiddles of the transform (the forward's for the DIF tail, the inverse's for the DIT
+ * head). */
+NTT_INLINE int ntt_v32_edge_walk(int forward, int family, int in_place, const uint32_t *src,
+                                 uint32_t *a, int bits, const uint32_t *rev, size_t m0,
+                                 size_t m1, uint32_t fold_p, const uint32_t *tw,
+                                 const uint32_t *twq, uint32_t p, uint32_t pinv, uint64_t mu,
+                                 uint64_t *max_seen) {
+    ntt_v32_edge_twiddles d;
+    ntt_v32_edge_twiddles_load(&d, tw, twq, p, pinv, mu, family);
+    if (forward)
+        ntt_tiles32_swap(NTT_EDGE_DIF_TAIL, a, bits, rev, m0, m1, _mm512_set1_epi32((int)fold_p),
+                         &d);
+    else if (in_place)
+        ntt_tiles32_swap(NTT_EDGE_DIT_HEAD, a, bits, rev, m0, m1, _mm512_setzero_si512(), &d);
+    else
+        ntt_tiles32_copy(NTT_EDGE_DIT_HEAD, src, a, bits, rev, m0, m1, &d, max_seen);
+    return 1;
+}
+
+/* ntt_simd_bitrev32_inplace of a DIF that stopped before stage 8: the tiles take
+ * stages 8, 4, 2, 1 on the way (family etc. as ntt_simd32_small_stages). */
+static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                                 size_t m0, size_t m1, uint32_t fold_p,
+                                                 const uint32_t *tw, const uint32_t *twq,
+                                                 uint32_t p, uint32_t pinv, uint64_t mu,
+                                                 int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_edge_walk, 1, family, 1, NULL, a, bits, rev, m0, m1,
+                              fold_p, tw, twq, p, pinv, mu, NULL);
+}
+
+/* ntt_simd_bitrev32 (src != dst), then DIT stages 1..8 on dst; max_seen as
+ * ntt_tiles32_copy. */
+static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
+                                         const uint32_t *rev, size_t m0, size_t m1,
+                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                         uint32_t pinv, uint64_t mu, int family,
+                                         uint64_t *max_seen) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_edge_walk, 0, family, 0, src, dst, bits, rev, m0, m1, 0,
+                              tw, twq, p, pinv, mu, max_seen);
+}
+
+/* In place: ntt_simd_bitrev32_inplace (no fold), then DIT stages 1..8. */
+static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                                 size_t m0, size_t m1, const uint32_t *tw,
+                                                 const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                                 uint64_t mu, int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0,
+                              tw, twq, p, pinv, mu, NULL);
+}
+
 #elif defined(__AVX2__)
 #include "_simd_bitrev_avx2.h"
 
@@ -219,7 +282,7 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
 }
 #endif
 
-#ifndef NTT_CY_FUSED_BITREV32   /* only the AVX2 build fuses edge stages into it */
+#ifndef NTT_CY_FUSED_BITREV32   /* the vector builds fuse edge stages into it */
 #define NTT_CY_FUSED_BITREV32 0
 static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
                                                  size_t m0, size_t m1, uint32_t fold_p,
