@@ -367,6 +367,15 @@ NTT_INLINE ntt_emu_512 ntt_emu_inserti64x4(ntt_emu_512 a, __m256i b, int half) {
     return a;
 }
 
+/* the lower half, as it is */
+NTT_INLINE __m256i ntt_emu_castsi512_si256(ntt_emu_512 a) {
+    return a.lo;
+}
+
+NTT_INLINE __m256i ntt_emu_extracti64x4(ntt_emu_512 a, int half) {
+    return half & 1 ? a.hi : a.lo;
+}
+
 /* ---- the intrinsics' names (each #undef first: at -O0 gcc's own headers define some of
  * them as macros) */
 #undef __m512i
@@ -479,5 +488,9 @@ NTT_INLINE ntt_emu_512 ntt_emu_inserti64x4(ntt_emu_512 a, __m256i b, int half) {
 #define _mm512_castsi256_si512 ntt_emu_castsi256_si512
 #undef _mm512_inserti64x4
 #define _mm512_inserti64x4 ntt_emu_inserti64x4
+#undef _mm512_castsi512_si256
+#define _mm512_castsi512_si256 ntt_emu_castsi512_si256
+#undef _mm512_extracti64x4_epi64
+#define _mm512_extracti64x4_epi64 ntt_emu_extracti64x4
 
 #endif

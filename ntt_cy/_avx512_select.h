@@ -1,10 +1,9 @@
 /* The one place that decides whether the kernel headers compile their AVX-512 bodies:
  * when the compiler targets AVX-512 (the _ntt_avx512 build, or -march=native on such a
- * CPU), or on the scalar model of the intrinsics in _avx512_emulated.h when
- * NTT_CY_EMULATE_AVX512 is defined (the _ntt_avx512_emulated build, which the tests
- * run on CPUs without AVX-512).  Each header tests the feature set its bodies use:
- *   NTT_CY_AVX512_F     AVX512F                     (_simd_garner)
- *   NTT_CY_AVX512_BW    AVX512F + BW                (_simd32, _simd_bitrev)
+ * CPU), or on the model of the intrinsics in _avx512_emulated.h (AVX2 register
+ * pairs) when NTT_CY_EMULATE_AVX512 is defined (the _ntt_avx512_emulated build, which
+ * the tests run on CPUs without AVX-512).  Each header tests the feature set its bodies use:
+ *   NTT_CY_AVX512_BW    AVX512F + BW                (_simd32, _simd_bitrev, _simd_garner)
  *   NTT_CY_AVX512_IFMA  AVX512F + IFMA + DQ         (_simd64)
  */
 #ifndef NTT_CY_AVX512_SELECT_H
@@ -12,12 +11,10 @@
 
 #if defined(NTT_CY_EMULATE_AVX512)
 #include "_avx512_emulated.h"
-#define NTT_CY_AVX512_F 1
 #define NTT_CY_AVX512_BW 1
 #define NTT_CY_AVX512_IFMA 1
 #elif defined(__AVX512F__)
 #include <immintrin.h>
-#define NTT_CY_AVX512_F 1
 #if defined(__AVX512BW__)
 #define NTT_CY_AVX512_BW 1
 #endif

@@ -32,7 +32,7 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
                          lane_t* out) noexcept nogil:
     # cnt <= GARNER_BLOCK coefficients; rows[j] + start -> prime j's residues of this block;
     # inv / inv_q are the (k, k) row-major tables.  The vector body (AVX2 and AVX-512
-    # builds) takes whole groups of 8, this scalar code the rest.  Digits and results live
+    # builds) takes whole groups of 8 or 16, this scalar code the rest.  Digits and results live
     # on this call's stack, so concurrent blocks (one per thread) never share them.
     cdef uint64_t digits[GARNER32_MAX_PRIMES][GARNER_BLOCK]
     cdef uint64_t result[GARNER_BLOCK]

@@ -46,7 +46,7 @@ cdef extern from "_simd32_avx512.h" nogil:
                                 size_t count, uint32_t p, uint32_t pinv, uint32_t c,
                                 int lazy_out)
     size_t ntt_simd32_scale_lazy(uint32_t* a, size_t count, uint32_t c, uint32_t cq, uint32_t p)
-    # A DIF's first sweep read straight from the source rows (AVX2 builds; 0 elsewhere).
+    # A DIF's first sweep read straight from the source rows (vector builds; 0 elsewhere).
     size_t ntt_simd32_run4_src(uint32_t* a, const uint32_t* src, size_t h, size_t j0, size_t j1,
                                const uint32_t* tw, const uint32_t* twq, uint32_t p,
                                uint32_t pinv, uint64_t mu, int family, uint64_t* max_seen)
@@ -123,7 +123,7 @@ cdef extern from "_simd_bitrev_avx512.h" nogil:
     int ntt_simd_bitrev64_inplace(uint64_t* a, int bits, const uint32_t* rev, size_t m0,
                                   size_t m1, uint64_t fold_p)
     # The permutations with the four stages at a transform's bit-reversed end on the
-    # way: the last four of a DIF, the first four of a DIT (AVX2 builds;
+    # way: the last four of a DIF, the first four of a DIT (vector builds;
     # NTT_CY_FUSED_BITREV32 says whether this build has them).
     int NTT_CY_FUSED_BITREV32
     int ntt_simd_dif4_bitrev32_inplace(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
@@ -595,7 +595,7 @@ cdef inline Py_ssize_t simd_first_sweep(lane_t* a, const lane_t* src, Py_ssize_t
                                         const Tables* t, uint64_t* seen) noexcept nogil:
     # Vector part of a first sweep's butterflies j0 <= j < j1 of the block at a, read
     # straight from src (see dif_large_pass), *seen raised to the largest value read:
-    # returns how many were done (AVX2 builds, uint32; 0 elsewhere).
+    # returns how many were done (vector builds, uint32; 0 elsewhere).
     cdef const uint32_t* w
     cdef const uint32_t* wq
     if lane_t is uint32_t:
@@ -1021,8 +1021,9 @@ cdef void permute_copy_values(const lane_t* src, lane_t* dst, Py_ssize_t n, cons
 cdef inline bint fused_edge(lane_t* a, Py_ssize_t n, Py_ssize_t c) noexcept nogil:
     # Whether a natural-order transform leaves the four stages at its bit-reversed end
     # (the forward's last, h = 8..1; the inverse's first, h = 1..8) to its permutation
-    # (_simd_bitrev_avx2.h): uint32 lanes in builds that have it, whole 16 x 16 tiles
-    # (n >= 256) and chunks that keep those stages out of the large sweeps (c >= 16).
+    # (_simd_bitrev_avx512.h, _simd_bitrev_avx2.h): uint32 lanes in builds that have it,
+    # whole 16 x 16 tiles (n >= 256) and chunks that keep those stages out of the large
+    # sweeps (c >= 16).
     # Measured on Zen 3 (AVX2), n = 2^17: those four stages cost 0.26-0.30 ns per
     # butterfly with the in-register shuffles of ntt_simd32_small_stages; in the
     # permutation they pair whole vectors.

@@ -235,29 +235,57 @@ NTT_INLINE void ntt_v32_butterfly(int forward, __m512i *u, __m512i *v, __m512i w
     }
 }
 
+/* *max_seen raised to the largest of top's 32-bit lanes. */
+NTT_INLINE void ntt_v32_max_seen(__m512i top, uint64_t *max_seen) {
+    __m512i low = _mm512_and_si512(top, _mm512_set1_epi64(0xffffffffLL));
+    uint64_t seen = _mm512_reduce_max_epu64(_mm512_max_epu64(low, _mm512_srli_epi64(top, 32)));
+    if (seen > *max_seen)
+        *max_seen = seen;
+}
+
 /* Butterflies j < count of one stage (x[j], y[j], w[j]); returns how many were
- * done (count rounded down to 16).  wq is ignored for MONTGOMERY. */
-NTT_INLINE size_t ntt_v32_run_body(int forward, int family, uint32_t *x, uint32_t *y,
+ * done (count rounded down to 16).  wq is ignored for MONTGOMERY.  from_src (a
+ * literal): the first sweep of an out-of-place DIF, read straight from its source rows
+ * (sx, sy) so the copy of the input costs no pass of its own, *max_seen raised to the
+ * largest value read (values >= p give meaningless but fault-free results, which the
+ * caller discards); as the AVX2 build. */
+NTT_INLINE size_t ntt_v32_run_body(int forward, int family, int from_src, uint32_t *x,
+                                   uint32_t *y, const uint32_t *sx, const uint32_t *sy,
                                    const uint32_t *w, const uint32_t *wq, size_t count,
-                                   uint32_t p, uint32_t pinv, uint64_t mu) {
+                                   uint32_t p, uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t j, done = count & ~(size_t)15;
+    __m512i top = _mm512_setzero_si512();
     for (j = 0; j < done; j += 16) {
-        __m512i u = _mm512_loadu_si512(x + j), v = _mm512_loadu_si512(y + j);
+        __m512i u = _mm512_loadu_si512((from_src ? sx : x) + j);
+        __m512i v = _mm512_loadu_si512((from_src ? sy : y) + j);
         __m512i tw = _mm512_loadu_si512(w + j);
         __m512i twq = family == NTT_SIMD_LAZY ? _mm512_loadu_si512(wq + j) : tw;
+        if (from_src)
+            top = _mm512_max_epu32(top, _mm512_max_epu32(u, v));
         ntt_v32_butterfly(forward, &u, &v, tw, twq, &m, NTT_V32_TW_VECTOR);
         _mm512_storeu_si512(x + j, u);
         _mm512_storeu_si512(y + j, v);
     }
+    if (from_src)
+        ntt_v32_max_seen(top, max_seen);
     return done;
 }
 
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                     const uint32_t *wq, size_t count, uint32_t p,
                                     uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_run_body, forward, family, x, y, w, wq, count, p, pinv,
-                              mu);
+    return NTT_SIMD_BY_FAMILY(ntt_v32_run_body, forward, family, 0, x, y, x, y, w, wq, count, p,
+                              pinv, mu, NULL);
+}
+
+static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
+                                        const uint32_t *sy, const uint32_t *w,
+                                        const uint32_t *wq, size_t count, uint32_t p,
+                                        uint32_t pinv, uint64_t mu, int family,
+                                        uint64_t *max_seen) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_run_body, 1, family, 1, x, y, sx, sy, w, wq, count, p,
+                              pinv, mu, max_seen);
 }
 
 /* Permutations for a stage of half-length h in {1, 2, 4, 8} on a 32-element
@@ -517,27 +545,44 @@ NTT_INLINE void ntt_v32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m
  * group touches a[j], a[j+h/2], a[j+h], a[j+3h/2] and nothing else, so groups are
  * independent (threads may split the j range).  Same ranges as two radix-2 stages.
  * Returns the number of groups done (a multiple of 16 from j0). */
-NTT_INLINE size_t ntt_v32_run4_body(int forward, int family, uint32_t *a, size_t h, size_t j0,
-                                    size_t j1, const uint32_t *tw, const uint32_t *twq,
-                                    uint32_t p, uint32_t pinv, uint64_t mu) {
+NTT_INLINE size_t ntt_v32_run4_body(int forward, int family, int from_src, uint32_t *a,
+                                    const uint32_t *src, size_t h, size_t j0, size_t j1,
+                                    const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                    uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
+    const uint32_t *in = from_src ? src : a;
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
-    int lazy = family == NTT_SIMD_LAZY;
+    __m512i top = _mm512_setzero_si512();
     if (q % 16)
         return 0;
     for (j = j0; j < j0 + done; j += 16) {
-        __m512i x0 = _mm512_loadu_si512(a + j), x1 = _mm512_loadu_si512(a + j + q);
-        __m512i x2 = _mm512_loadu_si512(a + j + h), x3 = _mm512_loadu_si512(a + j + h + q);
-        ntt_v32_radix4(forward, a, h, j, x0, x1, x2, x3, tw, twq, &m, lazy);
+        __m512i x0 = _mm512_loadu_si512(in + j), x1 = _mm512_loadu_si512(in + j + q);
+        __m512i x2 = _mm512_loadu_si512(in + j + h), x3 = _mm512_loadu_si512(in + j + h + q);
+        if (from_src)
+            top = _mm512_max_epu32(top, _mm512_max_epu32(_mm512_max_epu32(x0, x1),
+                                                         _mm512_max_epu32(x2, x3)));
+        ntt_v32_radix4(forward, a, h, j, x0, x1, x2, x3, tw, twq, &m,
+                       family == NTT_SIMD_LAZY);
     }
+    if (from_src)
+        ntt_v32_max_seen(top, max_seen);
     return done;
 }
 
 static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
                                      const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                      uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_run4_body, forward, family, a, h, j0, j1, tw, twq, p,
-                              pinv, mu);
+    return NTT_SIMD_BY_FAMILY(ntt_v32_run4_body, forward, family, 0, a, a, h, j0, j1, tw, twq,
+                              p, pinv, mu, NULL);
+}
+
+/* ntt_simd32_run4's first sweep read from src (laid out as a), as ntt_v32_run_body. */
+static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
+                                         size_t j1, const uint32_t *tw, const uint32_t *twq,
+                                         uint32_t p, uint32_t pinv, uint64_t mu, int family,
+                                         uint64_t *max_seen) {
+    return NTT_SIMD_BY_FAMILY(ntt_v32_run4_body, 1, family, 1, a, src, h, j0, j1, tw, twq, p,
+                              pinv, mu, max_seen);
 }
 
 /* dst[i] = src[i] * w[i] as ntt_v32_times (LAZY: src < 2^32 -> [0, 2p), or [0, p) with
@@ -633,7 +678,8 @@ NTT_INLINE __m512i ntt_v32_load_src(const uint32_t *src32, const uint64_t *src64
 /* x < 2^32 -> x mod p, p < 2^31, one_q = floor(2^32 / p): Shoup with w = 1 gives
  * x - q p in [0, 2p), then one fold. */
 NTT_INLINE __m512i ntt_v32_reduce_src(__m512i x, __m512i one_q, __m512i p) {
-    __m512i r = _mm512_sub_epi32(x, _mm512_mullo_epi32(ntt_v32_mulhi(x, one_q), p));
+    __m512i q = ntt_v32_mulhi_odd(x, one_q, one_q);   /* one_q is a broadcast */
+    __m512i r = _mm512_sub_epi32(x, _mm512_mullo_epi32(q, p));
     return _mm512_min_epu32(r, _mm512_sub_epi32(r, p));
 }
 
@@ -737,6 +783,25 @@ static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, si
     return 0;
 }
 
+static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
+                                         size_t j1, const uint32_t *tw, const uint32_t *twq,
+                                         uint32_t p, uint32_t pinv, uint64_t mu, int family,
+                                         uint64_t *max_seen) {
+    (void)a; (void)src; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)p; (void)pinv;
+    (void)mu; (void)family; (void)max_seen;
+    return 0;
+}
+
+static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
+                                        const uint32_t *sy, const uint32_t *w,
+                                        const uint32_t *wq, size_t count, uint32_t p,
+                                        uint32_t pinv, uint64_t mu, int family,
+                                        uint64_t *max_seen) {
+    (void)x; (void)y; (void)sx; (void)sy; (void)w; (void)wq; (void)count; (void)p; (void)pinv;
+    (void)mu; (void)family; (void)max_seen;
+    return 0;
+}
+
 #define NTT_CY_TILED_SMALL32 0   /* no tiled order */
 
 static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
@@ -759,28 +824,4 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
 }
 #endif
 
-#if !defined(__AVX2__) || defined(NTT_CY_AVX512_BW)
-/* What only the AVX2 build has (the first sweep read from the source rows): the
- * callers' other routes do it elsewhere. */
-
-static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
-                                         size_t j1, const uint32_t *tw, const uint32_t *twq,
-                                         uint32_t p, uint32_t pinv, uint64_t mu, int family,
-                                         uint64_t *max_seen) {
-    (void)a; (void)src; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)p; (void)pinv;
-    (void)mu; (void)family; (void)max_seen;
-    return 0;
-}
-
-static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
-                                        const uint32_t *sy, const uint32_t *w,
-                                        const uint32_t *wq, size_t count, uint32_t p,
-                                        uint32_t pinv, uint64_t mu, int family,
-                                        uint64_t *max_seen) {
-    (void)x; (void)y; (void)sx; (void)sy; (void)w; (void)wq; (void)count; (void)p; (void)pinv;
-    (void)mu; (void)family; (void)max_seen;
-    return 0;
-}
-
-#endif
 #endif

@@ -159,12 +159,8 @@ NTT_INLINE void ntt_tiles32_copy(int edge, const uint32_t *src, uint32_t *dst, i
         ntt_tile32_turn(edge, r, d);
         ntt_tile32_store(dst, m << 4, shift, rev, r, _mm512_setzero_si512());
     }
-    if (max_seen) {
-        __m512i low = _mm512_and_si512(top, _mm512_set1_epi64(0xffffffffLL));
-        uint64_t seen = _mm512_reduce_max_epu64(_mm512_max_epu64(low, _mm512_srli_epi64(top, 32)));
-        if (seen > *max_seen)
-            *max_seen = seen;
-    }
+    if (max_seen)
+        ntt_v32_max_seen(top, max_seen);
 }
 
 /* a[i] <-> a[rev(i)] in place for the tile pairs owned by m0 <= m < m1 (a pair's

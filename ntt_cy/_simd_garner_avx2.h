@@ -145,17 +145,14 @@ NTT_INLINE __m256i ntt_wg8_coefficients(int lazy, int zero_offset,
     return ntt_w32_sub_narrow(acc, _mm256_set1_epi32((int)offset_m), vm);
 }
 
-/* How ntt_wg_garner32_k computes 8 coefficients: two groups of 4 in 64-bit lanes
- * (any m < 2^32), 32-bit lanes (m < 2^31), or the lazy 32-bit lanes (primes and m at
- * most 2^30), with or without offsets. */
-enum { NTT_WG_WIDE, NTT_WG_NARROW, NTT_WG_LAZY, NTT_WG_LAZY_NO_OFFSET };
-
 /* Coefficients start .. start + cnt (rounded down to 8) into result32 (uint32) when
- * it is not NULL, else into result, as `mode` says (a literal at every call).  Storing
+ * it is not NULL, else into result, as `mode` says (a literal at every call; the modes
+ * in _simd_garner_avx512.h: 8 coefficients as two groups of 4 in 64-bit lanes, or one
+ * vector of 32-bit lanes).  Storing
  * uint32 straight from the lanes, instead of widening to uint64 and narrowing again in
  * the caller: Zen 3, 2^18 coefficients mod 10^9 + 7, 0.43 -> 0.35 ms. */
 NTT_INLINE size_t
-ntt_wg_garner32_k(int mode, const uint32_t *const *rows, size_t start, size_t k, size_t cnt,
+ntt_wg_garner32_k(int mode, size_t k, const uint32_t *const *rows, size_t start, size_t cnt,
                   const uint64_t *primes, const uint64_t *inv, const uint64_t *inv_q,
                   const uint64_t *offsets, uint64_t m, const uint64_t *weights,
                   const uint64_t *weights_q, uint64_t offset_m, uint64_t *result,
@@ -206,35 +203,14 @@ ntt_wg_garner32_k(int mode, const uint32_t *const *rows, size_t start, size_t k,
     return done;
 }
 
-/* ntt_wg_garner32_k with its mode and k as literals: one loop per pair.  k = 3 (30-bit
- * primes for any m < 2^32 up to n ~ 2^26) gets its own copies: loops unrolled,
- * constants held in registers. */
-#define NTT_WG_BY_MODE(mode, ...)                                                         \
-    ((mode) == NTT_WG_LAZY_NO_OFFSET ? ntt_wg_garner32_k(NTT_WG_LAZY_NO_OFFSET, __VA_ARGS__) \
-     : (mode) == NTT_WG_LAZY         ? ntt_wg_garner32_k(NTT_WG_LAZY, __VA_ARGS__)          \
-     : (mode) == NTT_WG_NARROW       ? ntt_wg_garner32_k(NTT_WG_NARROW, __VA_ARGS__)        \
-                                     : ntt_wg_garner32_k(NTT_WG_WIDE, __VA_ARGS__))
-
 static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start, size_t k,
                                        size_t cnt, const uint64_t *primes, const uint64_t *inv,
                                        const uint64_t *inv_q, const uint64_t *offsets,
                                        uint64_t m, const uint64_t *weights,
                                        const uint64_t *weights_q, uint64_t offset_m,
                                        uint64_t *result, uint32_t *result32) {
-    int mode = m < (1ull << 31) ? NTT_WG_NARROW : NTT_WG_WIDE;
-    if (m <= (1ull << 30)) {
-        int lazy = 1, no_offset = offset_m == 0;
-        for (size_t j = 0; j < k; j++) {
-            lazy &= primes[j] <= (1ull << 30);
-            no_offset &= offsets[j] == 0;
-        }
-        if (lazy)
-            mode = no_offset ? NTT_WG_LAZY_NO_OFFSET : NTT_WG_LAZY;
-    }
-    if (k == 3)
-        return NTT_WG_BY_MODE(mode, rows, start, 3, cnt, primes, inv, inv_q, offsets, m,
-                              weights, weights_q, offset_m, result, result32);
-    return NTT_WG_BY_MODE(mode, rows, start, k, cnt, primes, inv, inv_q, offsets, m,
-                          weights, weights_q, offset_m, result, result32);
+    return NTT_WG_BY_MODE(ntt_wg_garner32_k, ntt_garner_mode(k, primes, offsets, m, offset_m),
+                          k, rows, start, cnt, primes, inv, inv_q, offsets, m, weights,
+                          weights_q, offset_m, result, result32);
 }
 #endif

@@ -517,7 +517,7 @@ def test_kernels_report_the_largest_input_value(isa, p, lanes, forward):
     # The forward's first sweep finds it as it copies the rows (piece by piece for
     # n > 2^16, chunk by chunk below; on negacyclic plans a read pass of its own); the
     # inverse as it copies them: inside the fused permutation tiles (uint32, n >= 256,
-    # AVX2), by a pass over each thread's share after the plain permutation, or in the
+    # vector builds), by a pass over each thread's share after the plain permutation, or in the
     # copy of a bit-reversed-order inverse or of a row of 2 MiB or more.  0 in place.  One row shared by 1-3 threads
     # and a batch of rows; the largest value at the first, a middle and the last
     # position in turn; both orders.
