@@ -187,9 +187,10 @@ NTT_INLINE __m512i ntt_v32_fold2p(__m512i x, __m512i two_p) {
 }
 
 /* How a butterfly's twiddle comes: a vector of twiddles; 1 in every family's form (the
- * stage h = 1, so there is no product, only the range: LAZY a < 4p folds to [0, 2p) as
- * Shoup would leave it, exact families keep a; the value mod p is the same either way);
- * or one twiddle broadcast to every lane (LAZY: Shoup without the shuffle of wq). */
+ * stage h = 1, and the edge stages' butterflies on c mod h = 0: no product, only the
+ * range: LAZY a < 4p folds to [0, 2p) as Shoup would leave it, exact families keep a;
+ * the value mod p is the same either way); or one twiddle broadcast to every lane (LAZY:
+ * Shoup without the shuffle of wq; the exact families still shuffle it). */
 enum { NTT_V32_TW_VECTOR = 0, NTT_V32_TW_ONE = 1, NTT_V32_TW_BROADCAST = 2 };
 
 /* a * w as the butterflies need it: LAZY (Shoup, a < 2^32) -> [0, 2p); MONTGOMERY and
