@@ -244,10 +244,11 @@ NTT_INLINE void ntt_w32_max_seen(__m256i top, uint64_t *max_seen) {
 
 /* Radix-2 butterflies j < count on (x, y); from_src (a literal): read from (sx, sy),
  * *max_seen raised to the largest value read. */
-NTT_INLINE size_t ntt_w32_run_body(int forward, int family, int from_src, uint32_t *x,
-                                   uint32_t *y, const uint32_t *sx, const uint32_t *sy,
-                                   const uint32_t *w, const uint32_t *wq, size_t count,
-                                   uint32_t p, uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
+NTT_INLINE size_t ntt_simd32_run_body(int forward, int family, int from_src, uint32_t *x,
+                                      uint32_t *y, const uint32_t *sx, const uint32_t *sy,
+                                      const uint32_t *w, const uint32_t *wq, size_t count,
+                                      uint32_t p, uint32_t pinv, uint64_t mu,
+                                      uint64_t *max_seen) {
     ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
     size_t j, done = count & ~(size_t)7;
     __m256i top = _mm256_setzero_si256();
@@ -266,12 +267,12 @@ NTT_INLINE size_t ntt_w32_run_body(int forward, int family, int from_src, uint32
     return done;
 }
 
-/* Radix-4 groups j0 <= j < j1 of the block a[0:2h] (as the AVX-512 ntt_simd32_run4, 8
- * groups per vector); from_src as ntt_w32_run_body, src laid out as a. */
-NTT_INLINE size_t ntt_w32_run4_body(int forward, int family, int from_src, uint32_t *a,
-                                    const uint32_t *src, size_t h, size_t j0, size_t j1,
-                                    const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                    uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
+/* Radix-4 groups j0 <= j < j1 of the block a[0:2h] (as the AVX-512 body, 8
+ * groups per vector); from_src as ntt_simd32_run_body, src laid out as a. */
+NTT_INLINE size_t ntt_simd32_run4_body(int forward, int family, int from_src, uint32_t *a,
+                                       const uint32_t *src, size_t h, size_t j0, size_t j1,
+                                       const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                       uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
     ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
     const uint32_t *in = from_src ? src : a;
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)7;
@@ -292,37 +293,6 @@ NTT_INLINE size_t ntt_w32_run4_body(int forward, int family, int from_src, uint3
     if (from_src)
         ntt_w32_max_seen(top, max_seen);
     return done;
-}
-
-static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
-                                    const uint32_t *wq, size_t count, uint32_t p,
-                                    uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_w32_run_body, forward, family, 0, x, y, x, y, w, wq, count, p,
-                             pinv, mu, NULL);
-}
-
-static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                     uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_w32_run4_body, forward, family, 0, a, a, h, j0, j1, tw, twq, p,
-                             pinv, mu, NULL);
-}
-
-static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
-                                         size_t j1, const uint32_t *tw, const uint32_t *twq,
-                                         uint32_t p, uint32_t pinv, uint64_t mu, int family,
-                                         uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_w32_run4_body, 1, family, 1, a, src, h, j0, j1, tw, twq, p,
-                             pinv, mu, max_seen);
-}
-
-static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
-                                        const uint32_t *sy, const uint32_t *w,
-                                        const uint32_t *wq, size_t count, uint32_t p,
-                                        uint32_t pinv, uint64_t mu, int family,
-                                        uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_w32_run_body, 1, family, 1, x, y, sx, sy, w, wq, count, p,
-                             pinv, mu, max_seen);
 }
 
 /* The zero-padded first pass, as the AVX-512 ntt_simd32_run4_padded: DIF stages h
@@ -364,12 +334,12 @@ NTT_INLINE __m256i ntt_w32_load_src(const uint32_t *src32, const uint64_t *src64
     return _mm256_permute4x64_epi64(x, 0xD8);
 }
 
-NTT_INLINE size_t ntt_w32_run4_padded_loop(int forward, int family, uint32_t *a, size_t h,
-                                           size_t j0, size_t j1, const uint32_t *src32,
-                                           const uint64_t *src64, size_t n_src,
-                                           const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                           uint32_t pinv, uint64_t mu, int reduce_src,
-                                           uint64_t *max_seen) {
+NTT_INLINE size_t ntt_simd32_run4_padded_body(int forward, int family, uint32_t *a, size_t h,
+                                              size_t j0, size_t j1, const uint32_t *src32,
+                                              const uint64_t *src64, size_t n_src,
+                                              const uint32_t *tw, const uint32_t *twq,
+                                              uint32_t p, uint32_t pinv, uint64_t mu,
+                                              int reduce_src, uint64_t *max_seen) {
     ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
     (void)forward;   /* always a DIF */
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)7;
@@ -400,16 +370,6 @@ NTT_INLINE size_t ntt_w32_run4_padded_loop(int forward, int family, uint32_t *a,
     if (seen > *max_seen)
         *max_seen = seen;
     return done;
-}
-
-static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
-                                            const uint32_t *src32, const uint64_t *src64,
-                                            size_t n_src, const uint32_t *tw,
-                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family, int reduce_src,
-                                            uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_w32_run4_padded_loop, 1, family, a, h, j0, j1, src32, src64,
-                             n_src, tw, twq, p, pinv, mu, reduce_src, max_seen);
 }
 
 /* Stage twiddles of a 16-element segment (a = elements 0-7, b = 8-15) in the lane
@@ -492,9 +452,9 @@ NTT_INLINE void ntt_w32_small_segments(int forward, __m256i *lo, __m256i *hi, in
 
 /* The last four DIF stages (h = 8, 4, 2, 1) or first four DIT stages over
  * a[0:size], 16 elements at a time, in registers; 1 when done, 0 when it cannot. */
-NTT_INLINE int ntt_w32_small_stages_loop(int forward, int family, uint32_t *a, size_t size,
-                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                         uint32_t pinv, uint64_t mu) {
+NTT_INLINE int ntt_simd32_small_stages_body(int forward, int family, uint32_t *a, size_t size,
+                                            const uint32_t *tw, const uint32_t *twq,
+                                            uint32_t p, uint32_t pinv, uint64_t mu) {
     ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
     int lazy = family == NTT_SIMD_LAZY;
     ntt_w32_twiddle t[4];
@@ -527,13 +487,6 @@ NTT_INLINE int ntt_w32_small_stages_loop(int forward, int family, uint32_t *a, s
         _mm256_storeu_si256((__m256i *)(a + i + 8), hi);
     }
     return 1;
-}
-
-static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
-                                          const uint32_t *tw, const uint32_t *twq,
-                                          uint32_t p, uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_w32_small_stages_loop, forward, family, a, size, tw, twq, p,
-                             pinv, mu);
 }
 
 /* ---- Tiled order (padded_product only, where both forwards and the inverse are
@@ -627,9 +580,10 @@ NTT_INLINE void ntt_w32_edge_quadrant(int forward, __m256i r[8],
     }
 }
 
-NTT_INLINE int ntt_w32_tiled_loop(int forward, int family, uint32_t *a, size_t size,
-                                  const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                  uint32_t pinv, uint64_t mu) {
+/* 1 when done, 0 when size is not a multiple of 128. */
+NTT_INLINE int ntt_simd32_tiled_body(int forward, int family, uint32_t *a, size_t size,
+                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                     uint32_t pinv, uint64_t mu) {
     ntt_w32_edge_twiddles d;
     ntt_w32_edge_twiddles_load(&d, tw, twq, p, pinv, mu, family);
     if (size & 127)
@@ -664,16 +618,6 @@ NTT_INLINE int ntt_w32_tiled_loop(int forward, int family, uint32_t *a, size_t s
         }
     }
     return 1;
-}
-
-/* The last four DIF stages (forward) or first four DIT stages over a[0:size] in the
- * tiled order above; 1 when done, 0 when size is not a multiple of 128. */
-static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
-                                                const uint32_t *tw, const uint32_t *twq,
-                                                uint32_t p, uint32_t pinv, uint64_t mu,
-                                                int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_w32_tiled_loop, forward, family, a, size, tw, twq, p, pinv,
-                             mu);
 }
 
 /* a[i] <- a[i] c mod p in [0, p) for a[i] in [0, 4p) (LAZY DIT output, 4p <= 2^32),

@@ -250,10 +250,11 @@ NTT_INLINE void ntt_v32_max_seen(__m512i top, uint64_t *max_seen) {
  * (sx, sy) so the copy of the input costs no pass of its own, *max_seen raised to the
  * largest value read (values >= p give meaningless but fault-free results, which the
  * caller discards); as the AVX2 build. */
-NTT_INLINE size_t ntt_v32_run_body(int forward, int family, int from_src, uint32_t *x,
-                                   uint32_t *y, const uint32_t *sx, const uint32_t *sy,
-                                   const uint32_t *w, const uint32_t *wq, size_t count,
-                                   uint32_t p, uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
+NTT_INLINE size_t ntt_simd32_run_body(int forward, int family, int from_src, uint32_t *x,
+                                      uint32_t *y, const uint32_t *sx, const uint32_t *sy,
+                                      const uint32_t *w, const uint32_t *wq, size_t count,
+                                      uint32_t p, uint32_t pinv, uint64_t mu,
+                                      uint64_t *max_seen) {
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t j, done = count & ~(size_t)15;
     __m512i top = _mm512_setzero_si512();
@@ -271,22 +272,6 @@ NTT_INLINE size_t ntt_v32_run_body(int forward, int family, int from_src, uint32
     if (from_src)
         ntt_v32_max_seen(top, max_seen);
     return done;
-}
-
-static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
-                                    const uint32_t *wq, size_t count, uint32_t p,
-                                    uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_run_body, forward, family, 0, x, y, x, y, w, wq, count, p,
-                              pinv, mu, NULL);
-}
-
-static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
-                                        const uint32_t *sy, const uint32_t *w,
-                                        const uint32_t *wq, size_t count, uint32_t p,
-                                        uint32_t pinv, uint64_t mu, int family,
-                                        uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_run_body, 1, family, 1, x, y, sx, sy, w, wq, count, p,
-                              pinv, mu, max_seen);
 }
 
 /* Permutations for a stage of half-length h in {1, 2, 4, 8} on a 32-element
@@ -356,9 +341,9 @@ NTT_INLINE void ntt_v32_apply(int forward, __m512i *lo, __m512i *hi,
  * once per call), and two segments are interleaved for instruction-level
  * parallelism.  Returns 1 when done, 0 when it cannot (size not a multiple of 32,
  * or no AVX-512 in this build). */
-NTT_INLINE int ntt_v32_small_stages_body(int forward, int family, uint32_t *a, size_t size,
-                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                         uint32_t pinv, uint64_t mu) {
+NTT_INLINE int ntt_simd32_small_stages_body(int forward, int family, uint32_t *a, size_t size,
+                                            const uint32_t *tw, const uint32_t *twq,
+                                            uint32_t p, uint32_t pinv, uint64_t mu) {
     if (size < 32 || (size & 31))
         return 0;
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
@@ -406,13 +391,6 @@ NTT_INLINE int ntt_v32_small_stages_body(int forward, int family, uint32_t *a, s
         _mm512_storeu_si512(a + i + 16, hi);
     }
     return 1;
-}
-
-static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
-                                          const uint32_t *tw, const uint32_t *twq,
-                                          uint32_t p, uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_small_stages_body, forward, family, a, size, tw, twq, p,
-                              pinv, mu);
 }
 
 /* ---- The four stages at a transform's bit-reversed end (the forward's last, DIF
@@ -485,9 +463,10 @@ NTT_INLINE void ntt_v32_edge_tile(int forward, __m512i r[16], const ntt_v32_edge
  * each block's 16 x 16 matrix transposed.  The inverse takes that order back. */
 #define NTT_CY_TILED_SMALL32 256
 
-NTT_INLINE int ntt_v32_tiled_loop(int forward, int family, uint32_t *a, size_t size,
-                                  const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                  uint32_t pinv, uint64_t mu) {
+/* 1 when done, 0 when size is not a multiple of 256. */
+NTT_INLINE int ntt_simd32_tiled_body(int forward, int family, uint32_t *a, size_t size,
+                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                     uint32_t pinv, uint64_t mu) {
     ntt_v32_edge_twiddles d;
     if (size & 255)
         return 0;
@@ -501,16 +480,6 @@ NTT_INLINE int ntt_v32_tiled_loop(int forward, int family, uint32_t *a, size_t s
             _mm512_storeu_si512(a + i + 16 * k, r[k]);
     }
     return 1;
-}
-
-/* The last four DIF stages (forward) or first four DIT stages over a[0:size] in the
- * tiled order above; 1 when done, 0 when size is not a multiple of 256. */
-static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
-                                                const uint32_t *tw, const uint32_t *twq,
-                                                uint32_t p, uint32_t pinv, uint64_t mu,
-                                                int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_tiled_loop, forward, family, a, size, tw, twq, p, pinv,
-                              mu);
 }
 
 /* One radix-4 group j of the block a[0:2h] (see ntt_simd32_run4) on its four
@@ -546,10 +515,10 @@ NTT_INLINE void ntt_v32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m
  * group touches a[j], a[j+h/2], a[j+h], a[j+3h/2] and nothing else, so groups are
  * independent (threads may split the j range).  Same ranges as two radix-2 stages.
  * Returns the number of groups done (a multiple of 16 from j0). */
-NTT_INLINE size_t ntt_v32_run4_body(int forward, int family, int from_src, uint32_t *a,
-                                    const uint32_t *src, size_t h, size_t j0, size_t j1,
-                                    const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                    uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
+NTT_INLINE size_t ntt_simd32_run4_body(int forward, int family, int from_src, uint32_t *a,
+                                       const uint32_t *src, size_t h, size_t j0, size_t j1,
+                                       const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                       uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     const uint32_t *in = from_src ? src : a;
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
@@ -568,22 +537,6 @@ NTT_INLINE size_t ntt_v32_run4_body(int forward, int family, int from_src, uint3
     if (from_src)
         ntt_v32_max_seen(top, max_seen);
     return done;
-}
-
-static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                     uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_run4_body, forward, family, 0, a, a, h, j0, j1, tw, twq,
-                              p, pinv, mu, NULL);
-}
-
-/* ntt_simd32_run4's first sweep read from src (laid out as a), as ntt_v32_run_body. */
-static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
-                                         size_t j1, const uint32_t *tw, const uint32_t *twq,
-                                         uint32_t p, uint32_t pinv, uint64_t mu, int family,
-                                         uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_run4_body, 1, family, 1, a, src, h, j0, j1, tw, twq, p,
-                              pinv, mu, max_seen);
 }
 
 /* dst[i] = src[i] * w[i] as ntt_v32_times (LAZY: src < 2^32 -> [0, 2p), or [0, p) with
@@ -684,12 +637,12 @@ NTT_INLINE __m512i ntt_v32_reduce_src(__m512i x, __m512i one_q, __m512i p) {
     return _mm512_min_epu32(r, _mm512_sub_epi32(r, p));
 }
 
-NTT_INLINE size_t ntt_v32_run4_padded_body(int forward, int family, uint32_t *a, size_t h,
-                                           size_t j0, size_t j1, const uint32_t *src32,
-                                           const uint64_t *src64, size_t n_src,
-                                           const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                           uint32_t pinv, uint64_t mu, int reduce_src,
-                                           uint64_t *max_seen) {
+NTT_INLINE size_t ntt_simd32_run4_padded_body(int forward, int family, uint32_t *a, size_t h,
+                                              size_t j0, size_t j1, const uint32_t *src32,
+                                              const uint64_t *src64, size_t n_src,
+                                              const uint32_t *tw, const uint32_t *twq,
+                                              uint32_t p, uint32_t pinv, uint64_t mu,
+                                              int reduce_src, uint64_t *max_seen) {
     (void)forward;
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
@@ -712,16 +665,6 @@ NTT_INLINE size_t ntt_v32_run4_padded_body(int forward, int family, uint32_t *a,
     if (seen > *max_seen)
         *max_seen = seen;
     return done;
-}
-
-static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
-                                            const uint32_t *src32, const uint64_t *src64,
-                                            size_t n_src, const uint32_t *tw,
-                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family, int reduce_src,
-                                            uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_run4_padded_body, 1, family, a, h, j0, j1, src32, src64,
-                              n_src, tw, twq, p, pinv, mu, reduce_src, max_seen);
 }
 
 #else  /* no AVX-512 in this build */
@@ -825,4 +768,66 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
 }
 #endif
 
+#if defined(NTT_CY_AVX512_BW) || defined(__AVX2__)
+/* The entry points of both vector builds: each build's ntt_simd32_*_body, one copy per
+ * family and direction (NTT_SIMD_BY_FAMILY).  Ranges and returns: see the bodies. */
+static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
+                                    const uint32_t *wq, size_t count, uint32_t p,
+                                    uint32_t pinv, uint64_t mu, int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_simd32_run_body, forward, family, 0, x, y, x, y, w, wq, count,
+                              p, pinv, mu, NULL);
+}
+
+/* The first sweep of an out-of-place DIF, read from (sx, sy): see ntt_simd32_run_body. */
+static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
+                                        const uint32_t *sy, const uint32_t *w,
+                                        const uint32_t *wq, size_t count, uint32_t p,
+                                        uint32_t pinv, uint64_t mu, int family,
+                                        uint64_t *max_seen) {
+    return NTT_SIMD_BY_FAMILY(ntt_simd32_run_body, 1, family, 1, x, y, sx, sy, w, wq, count, p,
+                              pinv, mu, max_seen);
+}
+
+static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
+                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                     uint32_t pinv, uint64_t mu, int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_simd32_run4_body, forward, family, 0, a, a, h, j0, j1, tw,
+                              twq, p, pinv, mu, NULL);
+}
+
+/* ntt_simd32_run4's first sweep read from src (laid out as a), as ntt_simd32_run_src. */
+static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
+                                         size_t j1, const uint32_t *tw, const uint32_t *twq,
+                                         uint32_t p, uint32_t pinv, uint64_t mu, int family,
+                                         uint64_t *max_seen) {
+    return NTT_SIMD_BY_FAMILY(ntt_simd32_run4_body, 1, family, 1, a, src, h, j0, j1, tw, twq,
+                              p, pinv, mu, max_seen);
+}
+
+static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
+                                            const uint32_t *src32, const uint64_t *src64,
+                                            size_t n_src, const uint32_t *tw,
+                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                            uint64_t mu, int family, int reduce_src,
+                                            uint64_t *max_seen) {
+    return NTT_SIMD_BY_FAMILY(ntt_simd32_run4_padded_body, 1, family, a, h, j0, j1, src32,
+                              src64, n_src, tw, twq, p, pinv, mu, reduce_src, max_seen);
+}
+
+static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
+                                          const uint32_t *tw, const uint32_t *twq,
+                                          uint32_t p, uint32_t pinv, uint64_t mu, int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_simd32_small_stages_body, forward, family, a, size, tw, twq,
+                              p, pinv, mu);
+}
+
+/* The edge stages in padded_product's tiled order (blocks of NTT_CY_TILED_SMALL32). */
+static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
+                                                const uint32_t *tw, const uint32_t *twq,
+                                                uint32_t p, uint32_t pinv, uint64_t mu,
+                                                int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_simd32_tiled_body, forward, family, a, size, tw, twq, p,
+                              pinv, mu);
+}
+#endif
 #endif

@@ -256,37 +256,6 @@ NTT_INLINE int ntt_edge_walk(int forward, int family, int in_place, const uint32
     return 1;
 }
 
-/* ntt_simd_bitrev32_inplace of a DIF that stopped before stage 8: the tiles take
- * stages 8, 4, 2, 1 on the way (family etc. as ntt_simd32_small_stages). */
-static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                                 size_t m0, size_t m1, uint32_t fold_p,
-                                                 const uint32_t *tw, const uint32_t *twq,
-                                                 uint32_t p, uint32_t pinv, uint64_t mu,
-                                                 int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 1, family, 1, NULL, a, bits, rev, m0, m1, fold_p,
-                             tw, twq, p, pinv, mu, NULL);
-}
-
-/* ntt_simd_bitrev32 (src != dst), then DIT stages 1..8 on dst; max_seen as
- * ntt_tiles32_copy. */
-static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
-                                         const uint32_t *rev, size_t m0, size_t m1,
-                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                         uint32_t pinv, uint64_t mu, int family,
-                                         uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 0, family, 0, src, dst, bits, rev, m0, m1, 0, tw,
-                             twq, p, pinv, mu, max_seen);
-}
-
-/* In place: ntt_simd_bitrev32_inplace (no fold), then DIT stages 1..8. */
-static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                                 size_t m0, size_t m1, const uint32_t *tw,
-                                                 const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                                 uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0, tw,
-                             twq, p, pinv, mu, NULL);
-}
-
 static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_t *rev,
                                             size_t m0, size_t m1, uint64_t fold_p) {
     const __m256i p = _mm256_set1_epi64x((long long)fold_p);

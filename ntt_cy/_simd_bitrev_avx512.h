@@ -200,11 +200,10 @@ static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_
 /* The edge walkers, one copy per family (NTT_SIMD_BY_FAMILY); tw, twq: the stage
  * twiddles of the transform (the forward's for the DIF tail, the inverse's for the DIT
  * head). */
-NTT_INLINE int ntt_v32_edge_walk(int forward, int family, int in_place, const uint32_t *src,
-                                 uint32_t *a, int bits, const uint32_t *rev, size_t m0,
-                                 size_t m1, uint32_t fold_p, const uint32_t *tw,
-                                 const uint32_t *twq, uint32_t p, uint32_t pinv, uint64_t mu,
-                                 uint64_t *max_seen) {
+NTT_INLINE int ntt_edge_walk(int forward, int family, int in_place, const uint32_t *src,
+                             uint32_t *a, int bits, const uint32_t *rev, size_t m0, size_t m1,
+                             uint32_t fold_p, const uint32_t *tw, const uint32_t *twq,
+                             uint32_t p, uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
     ntt_v32_edge_twiddles d;
     ntt_v32_edge_twiddles_load(&d, tw, twq, p, pinv, mu, family);
     if (forward)
@@ -215,37 +214,6 @@ NTT_INLINE int ntt_v32_edge_walk(int forward, int family, int in_place, const ui
     else
         ntt_tiles32_copy(NTT_EDGE_DIT_HEAD, src, a, bits, rev, m0, m1, &d, max_seen);
     return 1;
-}
-
-/* ntt_simd_bitrev32_inplace of a DIF that stopped before stage 8: the tiles take
- * stages 8, 4, 2, 1 on the way (family etc. as ntt_simd32_small_stages). */
-static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                                 size_t m0, size_t m1, uint32_t fold_p,
-                                                 const uint32_t *tw, const uint32_t *twq,
-                                                 uint32_t p, uint32_t pinv, uint64_t mu,
-                                                 int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_edge_walk, 1, family, 1, NULL, a, bits, rev, m0, m1,
-                              fold_p, tw, twq, p, pinv, mu, NULL);
-}
-
-/* ntt_simd_bitrev32 (src != dst), then DIT stages 1..8 on dst; max_seen as
- * ntt_tiles32_copy. */
-static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
-                                         const uint32_t *rev, size_t m0, size_t m1,
-                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                         uint32_t pinv, uint64_t mu, int family,
-                                         uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_edge_walk, 0, family, 0, src, dst, bits, rev, m0, m1, 0,
-                              tw, twq, p, pinv, mu, max_seen);
-}
-
-/* In place: ntt_simd_bitrev32_inplace (no fold), then DIT stages 1..8. */
-static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                                 size_t m0, size_t m1, const uint32_t *tw,
-                                                 const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                                 uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0,
-                              tw, twq, p, pinv, mu, NULL);
 }
 
 #elif defined(__AVX2__)
@@ -278,7 +246,42 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
 }
 #endif
 
-#ifndef NTT_CY_FUSED_BITREV32   /* the vector builds fuse edge stages into it */
+#if defined(NTT_CY_FUSED_BITREV32)
+/* The fused permutations' entry points (both vector builds): each build's
+ * ntt_edge_walk, one copy per family (NTT_SIMD_BY_FAMILY). */
+
+/* ntt_simd_bitrev32_inplace of a DIF that stopped before stage 8: the tiles take
+ * stages 8, 4, 2, 1 on the way (family etc. as ntt_simd32_small_stages). */
+static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                                 size_t m0, size_t m1, uint32_t fold_p,
+                                                 const uint32_t *tw, const uint32_t *twq,
+                                                 uint32_t p, uint32_t pinv, uint64_t mu,
+                                                 int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 1, family, 1, NULL, a, bits, rev, m0, m1,
+                              fold_p, tw, twq, p, pinv, mu, NULL);
+}
+
+/* ntt_simd_bitrev32 (src != dst), then DIT stages 1..8 on dst; max_seen as
+ * ntt_tiles32_copy. */
+static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
+                                         const uint32_t *rev, size_t m0, size_t m1,
+                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                         uint32_t pinv, uint64_t mu, int family,
+                                         uint64_t *max_seen) {
+    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 0, family, 0, src, dst, bits, rev, m0, m1, 0,
+                              tw, twq, p, pinv, mu, max_seen);
+}
+
+/* In place: ntt_simd_bitrev32_inplace (no fold), then DIT stages 1..8. */
+static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+                                                 size_t m0, size_t m1, const uint32_t *tw,
+                                                 const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                                 uint64_t mu, int family) {
+    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0,
+                              tw, twq, p, pinv, mu, NULL);
+}
+
+#else   /* no fused permutations in this build */
 #define NTT_CY_FUSED_BITREV32 0
 static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
                                                  size_t m0, size_t m1, uint32_t fold_p,
