@@ -247,6 +247,7 @@ NTT_INLINE __m256i ntt_i64_barrett(__m256i a, __m256i b, const ntt_i64_mod *m) {
     q1 = _mm256_sub_epi64(q1, ntt_i64_less(q0, n0, m));          /* + carry (all ones = -1) */
     __m256i r = _mm256_sub_epi64(n0, ntt_i64_mullo(q1, m->d));
     r = _mm256_add_epi64(r, _mm256_and_si256(ntt_i64_less(q0, r, m), m->d));   /* r > q0 */
+    /* r >= d, as in ntt_v64_barrett (r = d cannot occur for prime p, a, b < p). */
     r = _mm256_sub_epi64(r, _mm256_andnot_si256(ntt_i64_less(r, m->d, m), m->d));
     return _mm256_srl_epi64(r, m->shift);
 }

@@ -134,6 +134,9 @@ NTT_INLINE __m512i ntt_v64_barrett(__m512i a, __m512i b, const ntt_v64_mod *m) {
     q1 = _mm512_mask_add_epi64(q1, _mm512_cmplt_epu64_mask(q0, n0), q1, m->one);
     __m512i r = _mm512_sub_epi64(n0, _mm512_mullo_epi64(q1, m->d));
     r = _mm512_mask_add_epi64(r, _mm512_cmpgt_epu64_mask(r, q0), r, m->d);
+    /* r in [0, 2d) here.  r = d would need a*b = 0 mod p with a*b != 0: never, for a
+     * prime p and a, b < p (a*b = 0 gives r = 0), so no test through the transforms
+     * can tell this >= from >; it stays >= as the algorithm states it for any a. */
     r = _mm512_mask_sub_epi64(r, _mm512_cmpge_epu64_mask(r, m->d), r, m->d);
     return _mm512_srl_epi64(r, m->shift);
 }

@@ -17,6 +17,9 @@ PRIME_BELOW_2_63 = ntt_primes(63, 32, 1)[0]
 # smallest above it (2-adicity 24, integer kernels).
 FLOAT_PATH_TOP = 2251799235919873
 FLOAT_PATH_ABOVE = 2251799394254849
+# Primes between that bound and 2^52, where the double-precision kernels would lose
+# exactness (their conversions need 2p < 2^52) and the integer kernels must run.
+PAST_FLOAT_PATH = [3377699723673601, 4503599088402433]
 LARGEST_PRIMES = [2281701377, 2**64 - 2**32 + 1, PRIME_BELOW_2_62, PRIME_BELOW_2_63,
                   FLOAT_PATH_TOP, FLOAT_PATH_ABOVE]
 

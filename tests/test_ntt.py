@@ -7,8 +7,8 @@ from ntt_cy import _ntt
 from ntt_cy._checks import check_reduction
 from ntt_cy._isa import checkable_isas, load
 from ntt_cy.plan import get_plan, modulus_constants
-from ntt_oracle import (FLOAT_PATH_TOP, LARGEST_PRIMES, REFERENCE_PRIMES,
-                        bit_reverse_permutation, cyclic_convolution, dft)
+from ntt_oracle import (FLOAT_PATH_TOP, LARGEST_PRIMES, PAST_FLOAT_PATH, REFERENCE_PRIMES,
+                        bit_reverse_permutation, cyclic_convolution, dft, ntt_fast)
 
 FAMILIES = ["montgomery", "barrett", "lazy"]
 
@@ -83,6 +83,40 @@ def test_round_trip_2_20_largest_primes(p, fill):
         assert np.array_equal(A, results[0])
     if fill == "p-1":  # sum of n copies of -1 is -n, every other frequency 0
         assert int(results[0][0]) == (-n) % p and not results[0][1:].any()
+
+
+@pytest.mark.parametrize("p", PAST_FLOAT_PATH)
+@pytest.mark.parametrize("kind", ["cyclic", "negacyclic"])
+def test_primes_past_the_double_precision_bound(p, kind):
+    # Between 2^51 - 2^29 and 2^52 the AVX2 build's double-precision uint64 kernels
+    # would round; a threshold set too high shows up here as a wrong transform.
+    for n in (16, 64, 1024):
+        a = np.random.default_rng(n).integers(0, p, n, dtype=np.uint64)
+        a[0] = p - 1
+        expected = dft([int(x) for x in a], p, kind)
+        for fam in valid_families(p, np.uint64):
+            A = ntt_cy.ntt(a, p, kind=kind, reduction=fam)
+            assert [int(x) for x in A] == expected, (n, fam)
+            assert np.array_equal(ntt_cy.intt(A, p, kind=kind, reduction=fam), a), (n, fam)
+
+
+@pytest.mark.parametrize("forward", [True, False])
+def test_more_workers_than_tiles(forward):
+    # workers > n / 16 leaves each thread less than a 16-row strip of tiles, so the
+    # natural-order permutation runs on its own, not fused with the edge stages, and
+    # applies the lazy family's last correction itself.  n = 8192 is the smallest
+    # size that takes threads.
+    p, n = 998244353, 8192
+    a = np.random.default_rng(1).integers(0, p, n, dtype=np.uint64).astype(np.uint32)
+    a[0] = p - 1
+    A = ntt_fast(a.astype(np.uint64), p)
+    for workers in (n // 16 + 1, 1024):
+        if forward:
+            got = ntt_cy.ntt(a, p, workers=workers, reduction="lazy")
+            assert np.array_equal(got.astype(np.uint64), A), workers
+        else:
+            got = ntt_cy.intt(A.astype(np.uint32), p, workers=workers, reduction="lazy")
+            assert np.array_equal(got, a), workers
 
 
 @pytest.mark.parametrize("p", [998244353, 2281701377, 1337006139375617, 2**64 - 2**32 + 1,
