@@ -42,6 +42,18 @@
                       : fn(0, NTT_SIMD_MONTGOMERY, __VA_ARGS__))                        \
          : ((forward) ? fn(1, NTT_SIMD_BARRETT, __VA_ARGS__)                            \
                       : fn(0, NTT_SIMD_BARRETT, __VA_ARGS__)))
+#if !defined(NTT_CY_AVX512_BW) && !defined(__AVX2__)
+/* The portable build has no vector bodies: every entry point written over this macro
+ * reports 0 done without naming fn (its arguments taken and dropped, inlined to 0),
+ * and the scalar loops run. */
+static inline int ntt_simd_no_body(int forward, int family, ...) {
+    (void)forward; (void)family;
+    return 0;
+}
+#undef NTT_SIMD_BY_FAMILY
+#define NTT_SIMD_BY_FAMILY(fn, forward, family, ...) \
+    ntt_simd_no_body((forward), (family), __VA_ARGS__)
+#endif
 
 #if defined(NTT_CY_AVX512_BW)
 
@@ -673,34 +685,10 @@ NTT_INLINE size_t ntt_simd32_run4_padded_body(int forward, int family, uint32_t 
 
 #else  /* nor AVX2: the scalar loops do everything */
 
-static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
-                                    const uint32_t *wq, size_t count, uint32_t p,
-                                    uint32_t pinv, uint64_t mu, int family) {
-    (void)forward; (void)x; (void)y; (void)w; (void)wq; (void)count; (void)p; (void)pinv;
-    (void)mu; (void)family;
-    return 0;
-}
-
-static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
-                                          const uint32_t *tw, const uint32_t *twq,
-                                          uint32_t p, uint32_t pinv, uint64_t mu, int family) {
-    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)mu;
-    (void)family;
-    return 0;
-}
-
 static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                           size_t count, uint32_t p, uint32_t pinv, uint32_t c,
                                           int lazy_out) {
     (void)a; (void)b; (void)out; (void)count; (void)p; (void)pinv; (void)c; (void)lazy_out;
-    return 0;
-}
-
-static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                     uint32_t pinv, uint64_t mu, int family) {
-    (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)p;
-    (void)pinv; (void)mu; (void)family;
     return 0;
 }
 #endif
@@ -716,46 +704,7 @@ static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c
     return 0;
 }
 
-static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
-                                            const uint32_t *src32, const uint64_t *src64,
-                                            size_t n_src, const uint32_t *tw,
-                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family, int reduce_src,
-                                            uint64_t *max_seen) {
-    (void)a; (void)h; (void)j0; (void)j1; (void)src32; (void)src64; (void)n_src; (void)tw;
-    (void)twq; (void)p; (void)pinv; (void)mu; (void)family; (void)reduce_src; (void)max_seen;
-    return 0;
-}
-
-static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
-                                         size_t j1, const uint32_t *tw, const uint32_t *twq,
-                                         uint32_t p, uint32_t pinv, uint64_t mu, int family,
-                                         uint64_t *max_seen) {
-    (void)a; (void)src; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)p; (void)pinv;
-    (void)mu; (void)family; (void)max_seen;
-    return 0;
-}
-
-static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
-                                        const uint32_t *sy, const uint32_t *w,
-                                        const uint32_t *wq, size_t count, uint32_t p,
-                                        uint32_t pinv, uint64_t mu, int family,
-                                        uint64_t *max_seen) {
-    (void)x; (void)y; (void)sx; (void)sy; (void)w; (void)wq; (void)count; (void)p; (void)pinv;
-    (void)mu; (void)family; (void)max_seen;
-    return 0;
-}
-
 #define NTT_CY_TILED_SMALL32 0   /* no tiled order */
-
-static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
-                                                const uint32_t *tw, const uint32_t *twq,
-                                                uint32_t p, uint32_t pinv, uint64_t mu,
-                                                int family) {
-    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)p; (void)pinv; (void)mu;
-    (void)family;
-    return 0;
-}
 #endif
 
 /* What only the AVX-512 build vectorises: the scalar loops do it elsewhere. */
@@ -768,9 +717,9 @@ static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const 
 }
 #endif
 
-#if defined(NTT_CY_AVX512_BW) || defined(__AVX2__)
-/* The entry points of both vector builds: each build's ntt_simd32_*_body, one copy per
- * family and direction (NTT_SIMD_BY_FAMILY).  Ranges and returns: see the bodies. */
+/* The entry points of every build: each vector build's ntt_simd32_*_body, one copy per
+ * family and direction (NTT_SIMD_BY_FAMILY; 0 in the portable build).  Ranges and
+ * returns: see the bodies. */
 static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                     const uint32_t *wq, size_t count, uint32_t p,
                                     uint32_t pinv, uint64_t mu, int family) {
@@ -829,5 +778,4 @@ static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t
     return NTT_SIMD_BY_FAMILY(ntt_simd32_tiled_body, forward, family, a, size, tw, twq, p,
                               pinv, mu);
 }
-#endif
 #endif

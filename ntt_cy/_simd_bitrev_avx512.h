@@ -246,9 +246,12 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
 }
 #endif
 
-#if defined(NTT_CY_FUSED_BITREV32)
-/* The fused permutations' entry points (both vector builds): each build's
- * ntt_edge_walk, one copy per family (NTT_SIMD_BY_FAMILY). */
+#if !defined(NTT_CY_FUSED_BITREV32)
+#define NTT_CY_FUSED_BITREV32 0   /* no fused permutations in this build */
+#endif
+
+/* The fused permutations' entry points: each vector build's ntt_edge_walk, one copy per
+ * family (NTT_SIMD_BY_FAMILY; 0 in the portable build). */
 
 /* ntt_simd_bitrev32_inplace of a DIF that stopped before stage 8: the tiles take
  * stages 8, 4, 2, 1 on the way (family etc. as ntt_simd32_small_stages). */
@@ -280,36 +283,4 @@ static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const ui
     return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0,
                               tw, twq, p, pinv, mu, NULL);
 }
-
-#else   /* no fused permutations in this build */
-#define NTT_CY_FUSED_BITREV32 0
-static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                                 size_t m0, size_t m1, uint32_t fold_p,
-                                                 const uint32_t *tw, const uint32_t *twq,
-                                                 uint32_t p, uint32_t pinv, uint64_t mu,
-                                                 int family) {
-    (void)a; (void)bits; (void)rev; (void)m0; (void)m1; (void)fold_p; (void)tw; (void)twq;
-    (void)p; (void)pinv; (void)mu; (void)family;
-    return 0;
-}
-
-static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
-                                         const uint32_t *rev, size_t m0, size_t m1,
-                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                         uint32_t pinv, uint64_t mu, int family,
-                                         uint64_t *max_seen) {
-    (void)src; (void)dst; (void)bits; (void)rev; (void)m0; (void)m1; (void)tw; (void)twq;
-    (void)p; (void)pinv; (void)mu; (void)family; (void)max_seen;
-    return 0;
-}
-
-static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                                 size_t m0, size_t m1, const uint32_t *tw,
-                                                 const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                                 uint64_t mu, int family) {
-    (void)a; (void)bits; (void)rev; (void)m0; (void)m1; (void)tw; (void)twq;
-    (void)p; (void)pinv; (void)mu; (void)family;
-    return 0;
-}
-#endif
 #endif
