@@ -137,6 +137,9 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
     """`a` as a non-empty ndarray of at least one dimension holding integers: an
     int/uint dtype, or objects that are all ints (never a copy of an ndarray input)."""
     if isinstance(a, np.ndarray):
+        if isinstance(a, np.ma.MaskedArray) and np.ma.getmaskarray(a).any():
+            raise TypeError(f"{name} is a masked array with masked values: pass "
+                            f"{name}.filled(value) to say what they stand for")
         arr = a
     else:
         if hasattr(a, "__cuda_array_interface__"):
@@ -151,6 +154,9 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
                     arr = as_objects
         except (OverflowError, ValueError) as exc:
             raise ValueError(f"{name} could not be converted to an integer array: {exc}") from None
+    if arr.ndim == 0 and arr.dtype.kind == "O" and not is_integer(arr.item()):
+        # np.asarray wraps what it cannot read as a sequence (None, a generator, a dict)
+        raise TypeError(f"{name} must be an array-like of integers, got {type(a).__name__}")
     kind = arr.dtype.kind   # bools are kind "b": rejected here as well
     if kind not in "iuO":
         raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
@@ -255,8 +261,10 @@ def _same_view(x: np.ndarray, y: np.ndarray) -> bool:
             and x.dtype.itemsize == y.dtype.itemsize)
 
 
-def check_out(out, shape, dt, source: np.ndarray) -> np.ndarray:
-    """Validate a user-supplied `out` array; it may be the (lane-typed) input itself."""
+def check_out(out, shape, dt, *sources: np.ndarray) -> np.ndarray:
+    """Validate a user-supplied `out` array; it may be the (lane-typed) input itself.
+    sources: the caller's input and the lanes the kernel reads (a converted copy of
+    it, or the same memory), so that an overlap with either is seen."""
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
     if out.dtype != dt:
@@ -265,7 +273,8 @@ def check_out(out, shape, dt, source: np.ndarray) -> np.ndarray:
         raise ValueError(f"out has shape {out.shape}, expected {tuple(shape)}")
     if not out.flags.writeable:
         raise ValueError("out is read-only")
-    if out is not source and np.shares_memory(out, source) and not _same_view(out, source):
-        raise ValueError("out overlaps the input without being the same array; "
-                         "pass the input itself as out for an in-place transform")
+    for source in sources:
+        if out is not source and np.shares_memory(out, source) and not _same_view(out, source):
+            raise ValueError("out overlaps the input without being the same array; "
+                             "pass the input itself as out for an in-place transform")
     return out

@@ -75,6 +75,24 @@ def test_empty_arrays():
         ntt_cy.ntt(np.zeros((0, 8), dtype=np.uint32), P)
 
 
+@pytest.mark.parametrize("bad", [None, (v for v in range(8)), {0: 1}, object()])
+def test_not_array_like_names_the_type(bad):
+    with pytest.raises(TypeError, match="must be an array-like of integers, got"):
+        ntt_cy.ntt(bad, P)
+    with pytest.raises(TypeError, match="must be an array-like of integers, got"):
+        ntt_cy.polymul(bad, [1, 2], 7)
+
+
+def test_masked_values_are_refused_not_read():
+    a = np.ma.masked_array(np.arange(8, dtype=np.uint32), mask=[0, 1] + [0] * 6)
+    with pytest.raises(TypeError, match="masked array"):
+        ntt_cy.ntt(a, P)
+    with pytest.raises(TypeError, match="masked array"):
+        ntt_cy.polymul(a, a, 7)
+    plain = np.ma.masked_array(np.arange(8, dtype=np.uint32))   # nothing masked
+    assert np.array_equal(ntt_cy.ntt(plain, P), ntt_cy.ntt(np.arange(8, dtype=np.uint32), P))
+
+
 def test_bad_out():
     a = np.arange(16, dtype=np.uint32)
     with pytest.raises(ValueError, match="out has shape"):
@@ -104,6 +122,22 @@ def test_bad_kind_reduction_axis_backend():
         ntt_cy.ntt(a, P, axis=1)
     with pytest.raises(ValueError, match="backend must be one of"):
         ntt_cy.ntt(a, P, backend="tpu")
+
+
+@pytest.mark.parametrize("transform", [ntt_cy.ntt, ntt_cy.intt])
+def test_gpu_backend_checks_every_argument_first(transform):
+    # The same refusals with backend="cuda" as on the CPU, before any GPU is needed.
+    a = [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="not a primitive 4-th root"):
+        transform(a, P, root=2, backend="cuda")
+    with pytest.raises(TypeError, match="dtype must be uint32 or uint64"):
+        transform(a, P, dtype=np.int64, backend="cuda")
+    with pytest.raises(ValueError, match="out of range for uint32 lanes"):
+        transform(a, 2**64 - 2**32 + 1, dtype=np.uint32, backend="cuda")
+    with pytest.raises(ValueError, match="workers must be a positive integer"):
+        transform(a, P, workers=0, backend="cuda")
+    with pytest.raises(ValueError, match="workers must be a positive integer"):
+        ntt_cy.polymul(a, a, P, workers=-2, backend="cuda")
 
 
 def test_lazy_refused_without_headroom_and_montgomery_needs_odd():
@@ -169,3 +203,15 @@ def test_out_may_be_the_input_seen_through_another_integer_dtype():
     with pytest.raises(ValueError, match="overlaps"):
         y = np.arange(1, 18, dtype=np.int64)
         plan.forward(y[:16], out=y[1:].view(np.uint64))
+
+
+@pytest.mark.parametrize("transform", [ntt_cy.ntt, ntt_cy.intt])
+def test_out_overlapping_an_input_that_needs_converting(transform):
+    # The kernel reads a converted copy of such an input, so only the caller's array
+    # tells that `out` overlaps it: int64 or uint64 values with uint32 lanes.
+    for dtype in (np.int64, np.uint64):
+        buf = np.arange(16, dtype=dtype)
+        before = buf.copy()
+        with pytest.raises(ValueError, match="overlaps the input"):
+            transform(buf[:8], P, out=buf.view(np.uint32)[4:12])
+        assert np.array_equal(buf, before)
