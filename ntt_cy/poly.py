@@ -69,6 +69,8 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     if _check_backend(backend) == "cuda":
         from ntt_cy import cuda
 
+        if workers is not None:
+            resolve_workers(workers)   # checked as on the CPU; the GPU sizes its own grid
         return cuda.polymul(a, b, modulus, kind=kind)
     m = _checks.as_int(modulus, "modulus")
     if m < 1:

@@ -1010,6 +1010,25 @@ def test_pycuda_glue(fake_pycuda):
         nc.ntt(np.zeros((4, 1024), dtype=np.uint32), p)
 
 
+def test_package_functions_pass_root_and_lanes_to_the_gpu(fake_pycuda):
+    """ntt_cy.ntt / intt with backend="cuda" use the caller's root and lanes, as the CPU
+    path does (same results, same dtype)."""
+    import ntt_cy
+
+    p = 998244353
+    a = (np.arange(2 * 256, dtype=np.uint64) * 7919 % p).reshape(2, 256)
+    root = pow(ntt_cy.primes.root_of_unity(256, p), 3, p)   # another primitive 256-th root
+    for kind in ("cyclic", "negacyclic"):
+        r = pow(ntt_cy.primes.root_of_unity(512, p), 5, p) if kind == "negacyclic" else root
+        want = ntt_cy.ntt(a, p, kind=kind, root=r, dtype=np.uint64)
+        got = ntt_cy.ntt(a, p, kind=kind, root=r, dtype=np.uint64, workers=1, backend="cuda")
+        assert got.dtype == np.uint64
+        np.testing.assert_array_equal(got, want)
+        back = ntt_cy.intt(got, p, kind=kind, root=r, dtype=np.uint64, backend="cuda")
+        assert back.dtype == np.uint64
+        np.testing.assert_array_equal(back, a)
+
+
 def test_bench_runs_on_the_glue(fake_pycuda):
     from ntt_cy.cuda import bench
 

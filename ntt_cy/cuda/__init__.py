@@ -25,6 +25,7 @@ from collections import OrderedDict
 from .._checks import normalize_axis
 from ._arrays import device_view, is_device_array
 from ._driver import CudaUnavailableError, activated, is_available
+from ..primes import root_of_unity
 from ._validate import (
     as_lane_array,
     check_kind,
@@ -52,13 +53,14 @@ def device_context():
         yield
 
 
-def _plan(n: int, p: int, kind: str, reduction: str) -> NTTPlan:
-    """A cached plan (least recently used evicted) with the narrowest lanes for p."""
-    key = (n, p, kind, reduction)
+def _plan(n: int, p: int, kind: str, reduction: str, dtype, root) -> NTTPlan:
+    """A cached plan (least recently used evicted); dtype: the lanes (lane_dtype),
+    root: None for the default root of unity."""
+    key = (n, p, kind, reduction, dtype, root)
     with _plans_lock:
         plan = _plans.pop(key, None)
     if plan is None:
-        plan = NTTPlan(n, p, kind=kind, reduction=reduction)
+        plan = NTTPlan(n, p, dtype=dtype, kind=kind, reduction=reduction, root=root)
     with _plans_lock:
         _plans[key] = plan
         while len(_plans) > _PLAN_CACHE_SIZE:
@@ -66,11 +68,11 @@ def _plan(n: int, p: int, kind: str, reduction: str) -> NTTPlan:
     return plan
 
 
-def _transform(a, p, axis, out, kind, reduction, inverse):
+def _transform(a, p, axis, out, kind, reduction, inverse, dtype, root):
     """Every argument and input check first, then the (cached) plan and the GPU."""
     p = check_prime(p)
     check_kind(kind)
-    dtype = lane_dtype(p)
+    dtype = lane_dtype(p, dtype)
     if is_device_array(a):
         shape = device_view(a).shape
         lanes, validated = a, False            # range-checked on the device
@@ -79,16 +81,20 @@ def _transform(a, p, axis, out, kind, reduction, inverse):
         shape = lanes.shape
     n = check_transform_size(shape[normalize_axis(axis, len(shape))], p, kind)
     resolve_reduction(reduction, p, dtype)
-    return _plan(n, p, kind, reduction)._apply(lanes, out, False, inverse, axis, validated)
+    if root is not None:   # checked here, so that a bad root raises without a GPU too
+        root = root_of_unity(2 * n if kind == "negacyclic" else n, p, root)
+    return _plan(n, p, kind, reduction, dtype, root)._apply(lanes, out, False, inverse, axis,
+                                                           validated)
 
 
-def ntt(a, p, *, axis=-1, out=None, kind="cyclic", reduction="auto"):
+def ntt(a, p, *, axis=-1, out=None, kind="cyclic", reduction="auto", dtype=None, root=None):
     """Forward NTT of `a` modulo the prime p along `axis` (natural order), on the GPU:
     A[k] = sum_i a[i] w^(ik) (cyclic) or sum_i a[i] psi^i w^(ik) (negacyclic, psi^2 = w).
-    numpy input -> numpy output; device input (last axis only) -> GPUArray (or `out`)."""
-    return _transform(a, p, axis, out, kind, reduction, inverse=False)
+    numpy input -> numpy output; device input (last axis only) -> GPUArray (or `out`).
+    dtype (lanes) and root as for the CPU's ntt_cy.ntt."""
+    return _transform(a, p, axis, out, kind, reduction, False, dtype, root)
 
 
-def intt(a, p, *, axis=-1, out=None, kind="cyclic", reduction="auto"):
+def intt(a, p, *, axis=-1, out=None, kind="cyclic", reduction="auto", dtype=None, root=None):
     """Normalised inverse NTT on the GPU: intt(ntt(a, p), p) == a."""
-    return _transform(a, p, axis, out, kind, reduction, inverse=True)
+    return _transform(a, p, axis, out, kind, reduction, True, dtype, root)
