@@ -74,12 +74,16 @@ class Progress:
 
 
 def _workers(text: str):
+    from ntt_cy._threads import MAX_WORKERS
+
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid worker count {text!r}") from None
     if value == 0 or value < -1:
         raise argparse.ArgumentTypeError("workers must be a positive integer or -1")
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"workers must be at most {MAX_WORKERS}")
     return value
 
 
@@ -198,6 +202,15 @@ def cmd_bench(argv) -> int:
 
 # ---------------------------------------------------------------- polymul
 
+def _digits_value(digits: str):
+    """int(digits) for a string of ASCII digits, or None when it has more significant
+    digits than Python's int() converts (sys.get_int_max_str_digits, 4300 by default)."""
+    try:
+        return int(digits.lstrip("0") or "0")
+    except ValueError:
+        return None
+
+
 def read_problem(lines):
     """Parse `n p`, then n coefficients of a and n of b, from an iterable of lines.
 
@@ -216,11 +229,17 @@ def read_problem(lines):
     if len(header) != 2:
         raise InputError(f"line {lineno}: expected the header 'n p' (two integers), "
                          f"got {len(header)} field(s)")
+    values = []
     for tok, name in zip(header, ("n", "p")):
         if not (tok.isascii() and tok.isdigit()):
             raise InputError(f"line {lineno}: header {name} = {tok[:40]!r} is not a "
                              f"positive integer")
-    n, p = int(header[0]), int(header[1])
+        value = _digits_value(tok)
+        if value is None:
+            raise InputError(f"line {lineno}: header {name} has {len(tok)} digits, more "
+                             f"than Python converts")
+        values.append(value)
+    n, p = values
     if n < 1:
         raise InputError(f"line {lineno}: header n must be >= 1, got {n}")
     if p < 1:
@@ -237,17 +256,16 @@ def read_problem(lines):
             raise InputError(f"line {lineno}: more than 2n = {want} coefficients "
                              f"(the header says n = {n})")
         for tok in tokens:
-            if not (tok.isascii() and tok.isdigit()):
-                if tok[:1] in "+-" and tok[1:].isascii() and tok[1:].isdigit():
-                    value = int(tok)
-                    if 0 <= value < p:
-                        coeffs.append(value)
-                        continue
-                    raise InputError(f"line {lineno}: coefficient {value} is out of range "
-                                     f"[0, {p})")
+            sign = tok[:1] if tok[:1] in "+-" else ""
+            digits = tok[len(sign):]
+            if not (digits.isascii() and digits.isdigit()):
                 raise InputError(f"line {lineno}: {tok[:40]!r} is not an integer")
-            value = int(tok)
-            if value >= p:
+            value = _digits_value(digits)
+            if value is None:
+                raise InputError(f"line {lineno}: a coefficient of {len(digits)} digits is "
+                                 f"out of range [0, {p})")
+            value = -value if sign == "-" else value
+            if not 0 <= value < p:
                 raise InputError(f"line {lineno}: coefficient {value} is out of range [0, {p})")
             coeffs.append(value)
     if len(coeffs) < want:
@@ -289,7 +307,14 @@ def cmd_polymul(path, output, kind, workers) -> int:
         progress.done()
         return _error(f"cannot read {path}: {exc.strerror or exc}", EXIT_INPUT)
     progress.update(2, f"multiplying n = {n} mod {p}")
-    result = polymul(a, b, p, kind=kind, workers=workers)
+    try:
+        result = polymul(a, b, p, kind=kind, workers=workers)
+    except ValueError as exc:   # a well-formed problem the library refuses (e.g. p too large)
+        progress.done()
+        return _error(f"{_label(path)}: {exc}", EXIT_INPUT)
+    except MemoryError:
+        progress.done()
+        return _error(f"{_label(path)}: out of memory for n = {n}", EXIT_FAIL)
     progress.update(3, "writing")
     text = " ".join(map(str, result.tolist())) + "\n"
     progress.done()

@@ -166,6 +166,11 @@ MALFORMED = {
     "negative coefficient": ("4 7\n1 2 3 4\n\n5 -6 0 1\n", "line 4"),
     "n mismatch (too many)": ("4 7\n1 2 3 4\n5 6 0 1\n2\n", "line 4"),
     "n mismatch (one line)": ("2 7\n1 2 3 4 5 6\n", "line 2"),
+    # more digits than Python's int() converts (4300 by default)
+    "huge coefficient": ("2 7\n1 2\n3 " + "9" * 5000 + "\n", "line 3"),
+    "huge signed coefficient": ("2 7\n1 -" + "9" * 5000 + "\n3 4\n", "line 2"),
+    "huge header n": ("9" * 5000 + " 7\n1 2\n3 4\n", "line 1"),
+    "huge header p": ("2 " + "9" * 5000 + "\n1 2\n3 4\n", "line 1"),
 }
 
 
@@ -180,6 +185,36 @@ def test_malformed_input_exit_2_one_line(tmp_path, capsys, name):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err
     assert where in lines[0], lines[0]
+
+
+def test_leading_zeros_do_not_count_as_digits(tmp_path, capsys):
+    src = tmp_path / "in.txt"
+    src.write_text("2 7\n" + "0" * 5000 + "3 1\n2 +0" + "0" * 5000 + "5\n")
+    code, out, err = run(["polymul", str(src)], capsys)
+    assert code == 0, err
+    assert [int(t) for t in out.split()] == reference([3, 1], [2, 5], 7)
+
+
+@pytest.mark.parametrize("header,message", [
+    ("100 " + str(2**1200), "modulus"),      # past the CRT's ~990-bit limit at this length
+])
+def test_polymul_refusals_exit_2_one_line(tmp_path, capsys, header, message):
+    n = int(header.split()[0])
+    src = tmp_path / "in.txt"
+    src.write_text(header + "\n" + " ".join(["1"] * (2 * n)) + "\n")
+    code, out, err = run(["polymul", str(src)], capsys)
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err and message in lines[0], err
+
+
+@pytest.mark.parametrize("command", ["polymul", "demo"])
+def test_too_many_workers_is_a_usage_error(tmp_path, capsys, command):
+    src = tmp_path / "in.txt"
+    write_problem(src, 2, 7, [1, 2], [3, 4])
+    argv = ["polymul", str(src)] if command == "polymul" else ["demo", "--repeat", "1"]
+    code, out, err = run(argv + ["--workers", "5000"], capsys)
+    assert code == 2 and out == "" and "Traceback" not in err and "at most 1024" in err
 
 
 def test_unreadable_inputs(tmp_path, capsys):
