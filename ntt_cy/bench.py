@@ -715,8 +715,19 @@ def plot(rows, threads, path):
 
 # --------------------------------------------------------------------------- CLI
 
-def _parse_sizes(text):
-    """'1024,2^17,1e6,1<<20' -> [1024, 131072, 1000000, 1048576]."""
+# Past these, one case needs more memory than a benchmark machine is assumed to have
+# (a 2^26-point polymul holds ~2 GiB of operands, transforms and competitors' copies).
+MAX_SIZE = 1 << 26
+MAX_BITS = 1 << 32
+
+
+def _parse_bits(text):
+    """As _parse_sizes, for bigmul operand sizes in bits (at most MAX_BITS)."""
+    return _parse_sizes(text, MAX_BITS, "bits")
+
+
+def _parse_sizes(text, limit=MAX_SIZE, what="sizes"):
+    """'1024,2^17,1e6,1<<20' -> [1024, 131072, 1000000, 1048576]; each in [1, limit]."""
     out = []
     for tok in text.replace(" ", "").split(","):
         if not tok:
@@ -724,18 +735,21 @@ def _parse_sizes(text):
         try:
             if "^" in tok or "**" in tok:
                 base, exp = tok.replace("**", "^").split("^")
-                v = int(base) ** int(exp)
+                v = int(base) ** min(int(exp), 64)   # capped: past the limit either way
             elif "<<" in tok:
                 base, sh = tok.split("<<")
-                v = int(base) << int(sh)
+                v = int(base) << min(int(sh), 64)
             elif "e" in tok.lower():
                 v = int(float(tok))
             else:
                 v = int(tok)
-        except ValueError:
+        except (ValueError, OverflowError):   # OverflowError: 1e400 is inf
             raise argparse.ArgumentTypeError(f"invalid size {tok!r}") from None
         if v < 1:
-            raise argparse.ArgumentTypeError(f"sizes must be positive, got {tok!r}")
+            raise argparse.ArgumentTypeError(f"{what} must be positive, got {tok!r}")
+        if v > limit:
+            raise argparse.ArgumentTypeError(f"{what} must be at most 2^{limit.bit_length() - 1}, "
+                                             f"got {tok!r}")
         out.append(v)
     if not out:
         raise argparse.ArgumentTypeError("no sizes given")
@@ -750,7 +764,7 @@ def build_parser():
     ap.add_argument("--only", choices=OPS, help="run one kind of workload")
     ap.add_argument("--sizes", type=_parse_sizes,
                     help="ntt/polymul lengths, e.g. 1024,2^17 (default 2^10..2^20)")
-    ap.add_argument("--bits", type=_parse_sizes,
+    ap.add_argument("--bits", type=_parse_bits,
                     help="bigmul operand sizes in bits, e.g. 1e5,1e6 (default 1e5,1e6,1e7)")
     ap.add_argument("--repeat", type=int, default=None,
                     help="samples per timing, median reported (default 7; 3 with --quick)")

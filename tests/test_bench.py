@@ -180,11 +180,22 @@ def test_sizes_keep_the_batch_within_a_million_elements(sizes):
 
 def test_parse_sizes():
     assert bench._parse_sizes("1024, 2^17,2**3,1e6,1<<4") == [1024, 131072, 8, 10**6, 16]
-    for bad in ("abc", "0", ""):
+    for bad in ("abc", "0", "", "1e400", "2^-1"):
         with pytest.raises(Exception):
             bench._parse_sizes(bad)
     with pytest.raises(SystemExit):
         bench.main(["--sizes", "x"])
+
+
+def test_sizes_past_the_limits_are_usage_errors(capsys):
+    assert bench._parse_sizes("2^26") == [1 << 26]
+    assert bench._parse_bits("2^32") == [1 << 32]
+    for option, value in (("--sizes", "2^27"), ("--sizes", "2^40"), ("--bits", "2^33"),
+                          ("--sizes", "10^99999999"), ("--sizes", "1<<99999999")):
+        with pytest.raises(SystemExit) as exc:
+            bench.main([option, value, "-q"])
+        assert exc.value.code == 2
+        assert "at most" in capsys.readouterr().err
 
 
 def test_plot_without_matplotlib(monkeypatch, capsys, tmp_path):
