@@ -1,8 +1,8 @@
 """Primality, factorisation and roots of unity for NTT moduli.
 
-Everything here works on Python ints and is exact for all moduli below 2**64
-(deterministic Miller-Rabin); larger inputs fall back to a probabilistic test with
-many fixed bases, which is only used for the multi-prime CRT helpers.
+Everything here works on Python ints.  is_prime is exact below 3.3e24 (Miller-Rabin
+with the first 13 prime bases, deterministic there) and the Baillie-PSW test above
+(Miller-Rabin base 2 with a strong Lucas test: no composite is known to pass it).
 """
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ __all__ = [
     "ntt_primes",
 ]
 
-# Bases that make Miller-Rabin deterministic for every n < 3.3e24 (> 2**64).
+# Bases that make Miller-Rabin deterministic for every n < _MR_EXACT_BELOW (> 2**64):
+# _MR_EXACT_BELOW is the smallest strong pseudoprime to all of them.
 _MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+_MR_EXACT_BELOW = 3317044064679887385961981
 _SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
 
 
@@ -37,28 +39,85 @@ def _check_int(n, name="n"):
 
 
 def is_prime(n: int) -> bool:
-    """Return True if ``n`` is prime (deterministic for n < 3.3e24)."""
+    """Return True if ``n`` is prime: exact for n < 3.3e24, Baillie-PSW above."""
     n = _check_int(n)
     if n < 2:
         return False
     for q in _SMALL_PRIMES:
         if n % q == 0:
             return n == q
+    if not all(_strong_probable_prime(n, a) for a in _MR_BASES):
+        return False
+    return n < _MR_EXACT_BELOW or _strong_lucas_probable_prime(n)
+
+
+def _strong_probable_prime(n: int, a: int) -> bool:
+    """Miller-Rabin to base a, n odd > a."""
     d, s = n - 1, 0
     while d % 2 == 0:
         d //= 2
         s += 1
-    for a in _MR_BASES:
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
+    x = pow(a, d, n)
+    if x in (1, n - 1):
+        return True
+    for _ in range(s - 1):
+        x = x * x % n
+        if x == n - 1:
+            return True
+    return False
+
+
+def _jacobi(a: int, n: int) -> int:
+    """The Jacobi symbol (a / n), n odd and positive."""
+    a %= n
+    result = 1
+    while a:
+        while a % 2 == 0:
+            a //= 2
+            if n % 8 in (3, 5):
+                result = -result
+        a, n = n, a
+        if a % 4 == 3 and n % 4 == 3:
+            result = -result
+        a %= n
+    return result if n == 1 else 0
+
+
+def _strong_lucas_probable_prime(n: int) -> bool:
+    """The strong Lucas test with Selfridge's parameters (D the first of 5, -7, 9, -11,
+    ... with (D / n) = -1, P = 1, Q = (1 - D) / 4), n odd and not divisible by
+    _SMALL_PRIMES.  Every prime passes; composites that pass are rare and none is
+    known to also be a strong pseudoprime to base 2."""
+    root = math.isqrt(n)
+    if root * root == n:   # a square has no D with (D / n) = -1
+        return False
+    D = 5
+    while True:
+        j = _jacobi(D, n)
+        if j == -1:
+            break
+        if j == 0 and abs(D) != n:
             return False
-    return True
+        D = -D - 2 if D > 0 else -D + 2
+    P, Q = 1, (1 - D) // 4
+    d, s = n + 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    # U_k, V_k, Q^k mod n along the bits of d: k -> 2k, then k -> k + 1 on a one bit.
+    half = (n + 1) // 2   # 2^-1 mod n
+    U, V, Qk = 1, P, Q % n
+    for bit in bin(d)[3:]:
+        U, V, Qk = U * V % n, (V * V - 2 * Qk) % n, Qk * Qk % n
+        if bit == "1":
+            U, V, Qk = (P * U + V) * half % n, (D * U + P * V) * half % n, Qk * Q % n
+    if U == 0 or V == 0:
+        return True
+    for _ in range(s - 1):   # V_{d 2^r} = 0 for some 0 < r < s
+        V, Qk = (V * V - 2 * Qk) % n, Qk * Qk % n
+        if V == 0:
+            return True
+    return False
 
 
 def _pollard_brent(n: int) -> int:

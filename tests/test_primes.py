@@ -17,10 +17,38 @@ def test_is_prime_matches_trial_division():
     3215031751,               # strong pseudoprime to bases 2, 3, 5, 7
     3825123056546413051,      # strong pseudoprime to bases 2..23 (below 2^64)
     318665857834031151167461,  # strong pseudoprime to bases 2..37 (above 2^64)
+    3317044064679887385961981,  # strong pseudoprime to bases 2..41: the Lucas test's case
     2**64 - 59 - 2,
 ])
 def test_strong_pseudoprimes_are_composite(n):
     assert not is_prime(n)
+
+
+def test_strong_lucas_pseudoprimes_below_1e5():
+    # The composites that pass the strong Lucas test alone (Selfridge's parameters) are
+    # a known sequence (OEIS A217255); every prime passes.
+    from ntt_cy.primes import _SMALL_PRIMES, _strong_lucas_probable_prime
+
+    odd = [n for n in range(49, 100_000, 2) if all(n % q for q in _SMALL_PRIMES)]
+    passed = [n for n in odd if _strong_lucas_probable_prime(n)]
+    assert [n for n in passed if not naive_is_prime(n)] == [
+        5459, 5777, 10877, 16109, 18971, 22499, 24569, 25199, 40309, 58519, 75077, 97439]
+    assert [n for n in odd if naive_is_prime(n)] == [n for n in passed if naive_is_prime(n)]
+
+
+def test_large_integers_against_flint():
+    import random
+
+    import flint
+
+    rng = random.Random(5)
+    known = [2**127 - 1, 2**521 - 1, (2**89 - 1) * (2**61 - 1), (2**127 - 1) ** 2,
+             (2**64 - 59) * (2**64 - 83) * (2**63 - 25)]
+    cases = known + [rng.getrandbits(bits) | 1 for bits in (82, 100, 160, 256) for _ in range(300)]
+    cases += [n for n in (rng.getrandbits(120) | 1 for _ in range(20000))
+              if flint.fmpz(n).is_prime()][:60]
+    for n in map(int, cases):
+        assert is_prime(n) == bool(flint.fmpz(n).is_prime()), n
 
 
 def test_largest_primes_below_powers_of_two():
