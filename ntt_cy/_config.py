@@ -6,6 +6,7 @@ import os
 import platform
 import sys
 
+from ntt_cy import _openmp_env
 from ntt_cy._threads import cpu_count
 
 
@@ -53,7 +54,7 @@ def config() -> dict:
         "compile_args": " ".join(info.get("compile_args", [])),
         "kernel_flags": " ".join(info.get("isa_flags", {}).get(_kernel_module(), [])) or "(none)",
         "openmp": "on" if info.get("openmp") else "off (serial kernels)",
-        "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(libgomp default)"),
+        "omp_wait_policy": _openmp_env.described,
         "cores": cpu_count(),
         "kernel_isa": kernel_isa(info),
         "debug_build": bool(info.get("debug", False)),
