@@ -620,3 +620,79 @@ def test_transforms_reject_values_the_kernel_finds(n, workers, forward):
                     assert (column == 7).all()
             assert np.array_equal(a, before)
     assert np.array_equal(transform(base.astype(np.int32), p), transform(base, p))
+
+
+# ---- from a mutation campaign on the AVX-512 headers (run here through the emulated
+# build): each test failed on a surviving mutant of ntt_cy/_simd*_avx512.h.
+
+def _ints(row):
+    return [int(x) for x in row]
+
+
+# ---- residue sums of exactly p (ntt_v32_add: a < p - b, not a <= p - b) -------------
+@pytest.mark.parametrize("isa", checkable_isas())
+@pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2281701377, np.uint32),
+                                     (998244353, np.uint64), (2**64 - 2**32 + 1, np.uint64)])
+@pytest.mark.parametrize("family", ["montgomery", "barrett"])
+def test_butterfly_sums_of_exactly_p(isa, p, lanes, family):
+    # "halves": a[j + n/2] = p - a[j], so every sum of the forward's first DIF stage (and,
+    # after the natural-order inverse's permutation, of its first DIT stage) is exactly
+    # p; "neighbours": a[2i + 1] = p - a[2i], the same for the bit-reversed-order inverse.
+    # The exact families must still give the oracle's residues (< p).
+    kernels = load(isa)
+    rng = np.random.default_rng(p % 89)
+    for n in (32, 64, 256, 1 << 12):
+        plan = get_plan(n, p, dtype=lanes)
+        tables = tables_for(kernels, plan, family)
+        rev = bit_reverse_permutation(n)
+        x = rng.integers(1, min(p, 2**63), n // 2, dtype=np.uint64)
+        halves = np.concatenate([x, np.uint64(p) - x])
+        neighbours = np.stack([x, np.uint64(p) - x], axis=1).reshape(n)
+        for name, vec in (("halves", halves), ("neighbours", neighbours)):
+            a = vec.astype(lanes).reshape(1, n)
+            for natural in (True, False):
+                out = np.empty_like(a)
+                kernels.forward(a, out, tables, 1, natural)
+                spectrum = out[0] if natural else out[0][rev]
+                assert _ints(spectrum) == _ints(ntt_fast(a[0], p)), (name, n, natural, "fwd")
+                kernels.inverse(a, out, tables, 1, natural)
+                # inverse input: natural order, or bit-reversed (value k at rev(k))
+                wanted = a[0] if natural else a[0][rev]
+                assert int(out.max()) < p, (name, n, natural, "inv")
+                assert _ints(ntt_fast(out[0], p)) == _ints(wanted), (name, n, natural, "inv")
+
+
+# ---- the largest input value in every quarter of a radix-4 first sweep -------------
+@pytest.mark.parametrize("isa", checkable_isas())
+def test_forward_reports_the_largest_value_in_every_quarter(isa):
+    # n = 2^18 on uint32: the forward's first sweep is radix-4 (half = 2^17, a quarter
+    # 2^16 >= the chunk) and reads the row as four quarters x0..x3 while it finds the
+    # largest value (run4_src); tests/test_ntt.py's positions (0, n/2 + 1, n - 1) leave
+    # the second quarter [n/4, n/2) unchecked
+    kernels = load(isa)
+    p, n = 998244353, 1 << 18
+    plan = get_plan(n, p, dtype=np.uint32)
+    rng = np.random.default_rng(13)
+    base = rng.integers(0, p // 2, (1, n), dtype=np.uint64).astype(np.uint32)
+    for family in ("lazy", "montgomery", "barrett"):
+        tables = tables_for(kernels, plan, family)
+        for where in (5, n // 4 + 3, 3 * n // 8, n // 2 + 5, 3 * n // 4 + 7, n - 1):
+            a = base.copy()
+            a[0, where] = p - 1
+            for threads in (1, 2):
+                out = np.empty_like(a)
+                assert kernels.forward(a, out, tables, threads, True) == p - 1, (family, where,
+                                                                                threads)
+
+
+def test_ntt_rejects_a_bad_value_in_the_second_quarter():
+    # the same through the public API (the kernel's report is the only range check of
+    # uint32 rows into a fresh result): run with NTT_CY_ISA=avx512_emulated to reach
+    # the AVX-512 bodies on CPUs without AVX-512
+    p, n = 998244353, 1 << 18
+    a = np.random.default_rng(17).integers(0, p, n).astype(np.uint32)
+    for where in (n // 4, n // 4 + 3, n // 2 - 1):
+        bad = a.copy()
+        bad[where] = p
+        with pytest.raises(ValueError, match=f"maximum {p}"):
+            ntt_cy.ntt(bad, p)
