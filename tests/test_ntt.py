@@ -696,3 +696,57 @@ def test_ntt_rejects_a_bad_value_in_the_second_quarter():
         bad[where] = p
         with pytest.raises(ValueError, match=f"maximum {p}"):
             ntt_cy.ntt(bad, p)
+
+
+# ---- the IFMA (R = 2^52) Montgomery family ends at p < 2^52 -----------------------
+# Odd primes just above 2^52 (the smallest with 2^21 | p - 1) and just below 2^53 (the
+# largest with 2^20 | p - 1): vpmadd52 reads only the low 52 bits of its operands, so
+# uint64 Montgomery must use R = 2^64 there.  tests/ only has uint64 primes below 2^52
+# (1337006139375617, 3377699723673601, 4503599088402433) or near 2^62-2^64.
+ABOVE_2_52 = [4503599629467649, 9007199247400961]
+
+SCRIPT_ABOVE_2_52 = r"""
+import sys, numpy as np, ntt_cy
+sys.path.insert(0, sys.argv[1])
+from ntt_oracle import dft
+for p in map(int, sys.argv[2:]):
+    rng = np.random.default_rng(p % 1000)
+    for n in (16, 64, 256):
+        a = [int(x) for x in rng.integers(0, p, n, dtype=np.uint64)]
+        a[0] = p - 1
+        for kind in ("cyclic", "negacyclic"):
+            got = ntt_cy.ntt(np.array(a, np.uint64), p, kind=kind, reduction="montgomery")
+            assert got.tolist() == dft(a, p, kind), (p, n, kind)
+            back = ntt_cy.intt(got, p, kind=kind, reduction="montgomery")
+            assert back.tolist() == a, (p, n, kind)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
+def test_uint64_montgomery_just_above_2_52(isa):
+    # each build in a fresh interpreter (the plans' Montgomery radix comes from the build
+    # chosen at import, as in tests/test_isa.py)
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    tests_dir = str(pathlib.Path(__file__).resolve().parent)
+    assert load(isa).montgomery_bits(ABOVE_2_52[0], 8) == 64
+    assert load(isa).montgomery_bits(ABOVE_2_52[1], 8) == 64
+    out = subprocess.run([sys.executable, "-c", SCRIPT_ABOVE_2_52, tests_dir, *map(str, ABOVE_2_52)],
+                         env=dict(os.environ, NTT_CY_ISA=isa), capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+@pytest.mark.parametrize("family", ["montgomery", "barrett"])
+def test_ntt_of_halves_summing_to_p(family):
+    # test_butterfly_sums_of_exactly_p through the public API (the active build: run with
+    # NTT_CY_ISA=avx512_emulated to reach the AVX-512 bodies on CPUs without AVX-512)
+    p, n = 998244353, 64
+    x = np.random.default_rng(19).integers(1, p, n // 2)
+    a = np.concatenate([x, p - x]).astype(np.uint32)
+    got = ntt_cy.ntt(a, p, reduction=family)
+    assert _ints(got) == _ints(ntt_fast(a, p))
+    assert _ints(ntt_cy.intt(got, p, reduction=family)) == _ints(a)
