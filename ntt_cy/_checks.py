@@ -261,10 +261,10 @@ def _same_view(x: np.ndarray, y: np.ndarray) -> bool:
             and x.dtype.itemsize == y.dtype.itemsize)
 
 
-def check_out(out, shape, dt, *sources: np.ndarray) -> np.ndarray:
+def check_out(out, shape, dt, source: np.ndarray) -> np.ndarray:
     """Validate a user-supplied `out` array; it may be the (lane-typed) input itself.
-    sources: the caller's input and the lanes the kernel reads (a converted copy of
-    it, or the same memory), so that an overlap with either is seen."""
+    source: the caller's array (the lanes the kernel reads are its memory or a private
+    converted copy, so only the caller's array can overlap `out`)."""
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
     if out.dtype != dt:
@@ -273,8 +273,7 @@ def check_out(out, shape, dt, *sources: np.ndarray) -> np.ndarray:
         raise ValueError(f"out has shape {out.shape}, expected {tuple(shape)}")
     if not out.flags.writeable:
         raise ValueError("out is read-only")
-    for source in sources:
-        if out is not source and np.shares_memory(out, source) and not _same_view(out, source):
-            raise ValueError("out overlaps the input without being the same array; "
-                             "pass the input itself as out for an in-place transform")
+    if out is not source and np.shares_memory(out, source) and not _same_view(out, source):
+        raise ValueError("out overlaps the input without being the same array; "
+                         "pass the input itself as out for an in-place transform")
     return out

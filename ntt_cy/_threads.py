@@ -34,10 +34,15 @@ def resolve_workers(workers) -> int:
     return workers
 
 
+def check_workers(workers) -> None:
+    """resolve_workers' checks without counting cores (None needs no core count)."""
+    if workers is not None:
+        resolve_workers(workers)
+
+
 def effective_threads(workers, elements: int) -> int:
     """Threads to use for a job touching `elements` values."""
     if elements < PARALLEL_MIN_ELEMENTS:
-        if workers is not None:
-            resolve_workers(workers)   # validated all the same; None needs no core count
+        check_workers(workers)   # validated all the same
         return 1
     return resolve_workers(workers)

@@ -74,16 +74,16 @@ class Progress:
 
 
 def _workers(text: str):
-    from ntt_cy._threads import MAX_WORKERS
+    from ntt_cy._threads import check_workers
 
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid worker count {text!r}") from None
-    if value == 0 or value < -1:
-        raise argparse.ArgumentTypeError("workers must be a positive integer or -1")
-    if value > MAX_WORKERS:
-        raise argparse.ArgumentTypeError(f"workers must be at most {MAX_WORKERS}")
+    try:
+        check_workers(value)   # the library's rules: -1 or 1..MAX_WORKERS
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return value
 
 

@@ -222,7 +222,7 @@ class NTTPlan:
         if src.shape[axis] != self.n:
             raise ValueError(f"length along axis {axis} is {src.shape[axis]}, plan expects n = {self.n}")
         if out is not None:
-            _checks.check_out(out, src.shape, self.dtype, src, arr)
+            _checks.check_out(out, src.shape, self.dtype, arr)
         threads = effective_threads(workers, src.size)
         kernel = _ntt.TRANSFORMS[self.dtype][is_forward]
         last = axis == src.ndim - 1

@@ -22,7 +22,7 @@ import numpy as np
 from ntt_cy import _checks, _ntt, _residues, _schoolbook
 from ntt_cy._aligned import aligned_empty
 from ntt_cy._scratch import scratch
-from ntt_cy._threads import effective_threads, resolve_workers
+from ntt_cy._threads import check_workers, effective_threads, resolve_workers
 from ntt_cy.crt import choose_basis, lane_costs, transform_costs
 from ntt_cy.plan import get_plan, modulus_constants
 from ntt_cy.transforms import _check_backend
@@ -69,8 +69,7 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     if _check_backend(backend) == "cuda":
         from ntt_cy import cuda
 
-        if workers is not None:
-            resolve_workers(workers)   # checked as on the CPU; the GPU sizes its own grid
+        check_workers(workers)   # as on the CPU; the GPU sizes its own grid
         return cuda.polymul(a, b, modulus, kind=kind)
     m = _checks.as_int(modulus, "modulus")
     if m < 1:

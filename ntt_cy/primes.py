@@ -46,17 +46,17 @@ def is_prime(n: int) -> bool:
     for q in _SMALL_PRIMES:
         if n % q == 0:
             return n == q
-    if not all(_strong_probable_prime(n, a) for a in _MR_BASES):
-        return False
-    return n < _MR_EXACT_BELOW or _strong_lucas_probable_prime(n)
-
-
-def _strong_probable_prime(n: int, a: int) -> bool:
-    """Miller-Rabin to base a, n odd > a."""
     d, s = n - 1, 0
     while d % 2 == 0:
         d //= 2
         s += 1
+    if not all(_strong_probable_prime(n, a, d, s) for a in _MR_BASES):
+        return False
+    return n < _MR_EXACT_BELOW or _strong_lucas_probable_prime(n)
+
+
+def _strong_probable_prime(n: int, a: int, d: int, s: int) -> bool:
+    """Miller-Rabin to base a, n odd > a, n - 1 = d 2^s with d odd."""
     x = pow(a, d, n)
     if x in (1, n - 1):
         return True

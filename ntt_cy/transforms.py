@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ntt_cy import _checks
-from ntt_cy._threads import resolve_workers
+from ntt_cy._threads import check_workers
 from ntt_cy.plan import get_plan
 
 __all__ = ["ntt", "intt"]
@@ -35,8 +35,7 @@ def ntt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto
     if _check_backend(backend) == "cuda":
         from ntt_cy import cuda
 
-        if workers is not None:
-            resolve_workers(workers)   # checked as on the CPU; the GPU sizes its own grid
+        check_workers(workers)   # as on the CPU; the GPU sizes its own grid
         return cuda.ntt(a, p, axis=axis, out=out, kind=kind, reduction=reduction,
                          dtype=dtype, root=root)
     a, plan = _plan_for(a, p, axis, kind, dtype, root)
@@ -49,8 +48,7 @@ def intt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="aut
     if _check_backend(backend) == "cuda":
         from ntt_cy import cuda
 
-        if workers is not None:
-            resolve_workers(workers)   # checked as on the CPU; the GPU sizes its own grid
+        check_workers(workers)   # as on the CPU; the GPU sizes its own grid
         return cuda.intt(a, p, axis=axis, out=out, kind=kind, reduction=reduction,
                          dtype=dtype, root=root)
     a, plan = _plan_for(a, p, axis, kind, dtype, root)

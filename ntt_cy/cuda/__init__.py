@@ -25,7 +25,6 @@ from collections import OrderedDict
 from .._checks import normalize_axis
 from ._arrays import device_view, is_device_array
 from ._driver import CudaUnavailableError, activated, is_available
-from ..primes import root_of_unity
 from ._validate import (
     as_lane_array,
     check_kind,
@@ -55,7 +54,7 @@ def device_context():
 
 def _plan(n: int, p: int, kind: str, reduction: str, dtype, root) -> NTTPlan:
     """A cached plan (least recently used evicted); dtype: the lanes (lane_dtype),
-    root: None for the default root of unity."""
+    root: None for the default root of unity (NTTPlan checks it before it needs a GPU)."""
     key = (n, p, kind, reduction, dtype, root)
     with _plans_lock:
         plan = _plans.pop(key, None)
@@ -81,8 +80,6 @@ def _transform(a, p, axis, out, kind, reduction, inverse, dtype, root):
         shape = lanes.shape
     n = check_transform_size(shape[normalize_axis(axis, len(shape))], p, kind)
     resolve_reduction(reduction, p, dtype)
-    if root is not None:   # checked here, so that a bad root raises without a GPU too
-        root = root_of_unity(2 * n if kind == "negacyclic" else n, p, root)
     return _plan(n, p, kind, reduction, dtype, root)._apply(lanes, out, False, inverse, axis,
                                                            validated)
 
