@@ -612,7 +612,8 @@ cdef inline Py_ssize_t simd_first_sweep(lane_t* a, const lane_t* src, Py_ssize_t
         return <Py_ssize_t>ntt_simd32_run_src(
             a + j0, a + half + j0, src + j0, src + half + j0, w, wq, j1 - j0,
             <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family, seen)
-    return 0
+    else:   # (an `else`, so that Cython sees no unreachable code in the uint32 copy)
+        return 0
 
 
 cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int parts,
@@ -1033,7 +1034,8 @@ cdef inline bint fused_edge(lane_t* a, Py_ssize_t n, Py_ssize_t c) noexcept nogi
     # permutation they pair whole vectors.
     if lane_t is uint32_t:
         return NTT_CY_FUSED_BITREV32 != 0 and n >= 256 and c >= 16
-    return False
+    else:
+        return False
 
 
 cdef inline bint tiled_order(lane_t* a, Py_ssize_t n, int threads) noexcept nogil:
@@ -1048,7 +1050,8 @@ cdef inline bint tiled_order(lane_t* a, Py_ssize_t n, int threads) noexcept nogi
     if lane_t is uint32_t:
         return (NTT_CY_TILED_SMALL32 != 0 and n >= 256
                 and chunk_size(n, threads) >= NTT_CY_TILED_SMALL32)
-    return False
+    else:
+        return False
 
 
 cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
