@@ -71,35 +71,28 @@ static inline void dit(V *ur, V *ui, V *vr, V *vi, V w_r, V w_i) {
     *ui = _mm256_add_pd(*ui, ti);
 }
 
-/* radix-4 group(s) j0 <= j < j1 (step 4) of block [0, 2h) at (re, im): DIF stages h, h/2 */
-static void dif4(double *re, double *im, size_t h, size_t j0, size_t j1) {
+/* radix-4 groups j0 <= j < j1 (step 4) of the block [0, 2h) at (re, im): DIF stages h
+ * then h/2 (forward), or DIT stages h/2 then h with the conjugate twiddles (inverse) */
+static void radix4(int forward, double *re, double *im, size_t h, size_t j0, size_t j1) {
     size_t q = h / 2;
+    const double *ti = forward ? twi : itwi;
     for (size_t j = j0; j < j1; j += 4) {
         V x0r = LD(re + j), x0i = LD(im + j), x1r = LD(re + j + q), x1i = LD(im + j + q);
         V x2r = LD(re + j + h), x2i = LD(im + j + h), x3r = LD(re + j + h + q),
           x3i = LD(im + j + h + q);
-        dif(&x0r, &x0i, &x2r, &x2i, LD(twr + h + j), LD(twi + h + j));
-        dif(&x1r, &x1i, &x3r, &x3i, LD(twr + h + q + j), LD(twi + h + q + j));
-        V cr = LD(twr + q + j), ci = LD(twi + q + j);
-        dif(&x0r, &x0i, &x1r, &x1i, cr, ci);
-        dif(&x2r, &x2i, &x3r, &x3i, cr, ci);
-        ST(re + j, x0r); ST(im + j, x0i); ST(re + j + q, x1r); ST(im + j + q, x1i);
-        ST(re + j + h, x2r); ST(im + j + h, x2i); ST(re + j + h + q, x3r); ST(im + j + h + q, x3i);
-    }
-}
-
-/* DIT stages h/2 then h */
-static void dit4(double *re, double *im, size_t h, size_t j0, size_t j1) {
-    size_t q = h / 2;
-    for (size_t j = j0; j < j1; j += 4) {
-        V x0r = LD(re + j), x0i = LD(im + j), x1r = LD(re + j + q), x1i = LD(im + j + q);
-        V x2r = LD(re + j + h), x2i = LD(im + j + h), x3r = LD(re + j + h + q),
-          x3i = LD(im + j + h + q);
-        V cr = LD(twr + q + j), ci = LD(itwi + q + j);
-        dit(&x0r, &x0i, &x1r, &x1i, cr, ci);
-        dit(&x2r, &x2i, &x3r, &x3i, cr, ci);
-        dit(&x0r, &x0i, &x2r, &x2i, LD(twr + h + j), LD(itwi + h + j));
-        dit(&x1r, &x1i, &x3r, &x3i, LD(twr + h + q + j), LD(itwi + h + q + j));
+        V ar = LD(twr + h + j), ai = LD(ti + h + j), br = LD(twr + h + q + j),
+          bi = LD(ti + h + q + j), cr = LD(twr + q + j), ci = LD(ti + q + j);
+        if (forward) {
+            dif(&x0r, &x0i, &x2r, &x2i, ar, ai);
+            dif(&x1r, &x1i, &x3r, &x3i, br, bi);
+            dif(&x0r, &x0i, &x1r, &x1i, cr, ci);
+            dif(&x2r, &x2i, &x3r, &x3i, cr, ci);
+        } else {
+            dit(&x0r, &x0i, &x1r, &x1i, cr, ci);
+            dit(&x2r, &x2i, &x3r, &x3i, cr, ci);
+            dit(&x0r, &x0i, &x2r, &x2i, ar, ai);
+            dit(&x1r, &x1i, &x3r, &x3i, br, bi);
+        }
         ST(re + j, x0r); ST(im + j, x0i); ST(re + j + q, x1r); ST(im + j + q, x1i);
         ST(re + j + h, x2r); ST(im + j + h, x2i); ST(re + j + h + q, x3r); ST(im + j + h + q, x3i);
     }
@@ -157,13 +150,13 @@ static void dif_all(double *re, double *im, size_t size, size_t h) {
     if (size <= BLK) {
         for (; h >= 8; h /= 4)
             for (size_t s = 0; s < size; s += 2 * h)
-                dif4(re + s, im + s, h, 0, h / 2);
+                radix4(1, re + s, im + s, h, 0, h / 2);
         small_dif(re, im, size);
         return;
     }
     for (; 2 * h > lim; h /= 4)
         for (size_t s = 0; s < size; s += 2 * h)
-            dif4(re + s, im + s, h, 0, h / 2);
+            radix4(1, re + s, im + s, h, 0, h / 2);
     for (size_t s = 0; s < size; s += lim)
         dif_all(re + s, im + s, lim, h);
 }
@@ -175,7 +168,7 @@ static void dit_all(double *re, double *im, size_t size, size_t h) {
         small_dit(re, im, size);
         for (hs = 16; hs <= h; hs *= 4)
             for (size_t s = 0; s < size; s += 2 * hs)
-                dit4(re + s, im + s, hs, 0, hs / 2);
+                radix4(0, re + s, im + s, hs, 0, hs / 2);
         return;
     }
     for (hs = h; 2 * hs > lim; hs /= 4)
@@ -184,7 +177,7 @@ static void dit_all(double *re, double *im, size_t size, size_t h) {
         dit_all(re + s, im + s, lim, hs);
     for (hs *= 4; hs <= h; hs *= 4)
         for (size_t s = 0; s < size; s += 2 * hs)
-            dit4(re + s, im + s, hs, 0, hs / 2);
+            radix4(0, re + s, im + s, hs, 0, hs / 2);
 }
 
 /* a' = a_k w^k */
@@ -219,20 +212,32 @@ static void unweight(double *re, double *im) {
 static double *sar, *sai, *sbr, *sbi;
 static void tables(void);
 
-/* for ctypes: set up once, then fft_product(a, b) leaves c_k + i c_{k+M} in (out_re, out_im) */
+/* for ctypes (and main): set up once, then fft_product(a, b) leaves c_k + i c_{k+M} in
+ * (sar, sai); fft_result copies them out */
 void fft_setup(void) {
     tables();
     sar = dalloc(M); sai = dalloc(M); sbr = dalloc(M); sbi = dalloc(M);
 }
 
-void fft_product(const uint32_t *a, const uint32_t *b) {
+/* the whole product; t != NULL: t[0..5] the times before and after each phase */
+static void product_phases(const uint32_t *a, const uint32_t *b, double *t) {
+    if (t) t[0] = now();
     weight(a, sar, sai);
     weight(b, sbr, sbi);
+    if (t) t[1] = now();
     dif_all(sar, sai, M, M / 2);
     dif_all(sbr, sbi, M, M / 2);
+    if (t) t[2] = now();
     pointwise(sar, sai, sbr, sbi);
+    if (t) t[3] = now();
     dit_all(sar, sai, M, M / 2);
+    if (t) t[4] = now();
     unweight(sar, sai);
+    if (t) t[5] = now();
+}
+
+void fft_product(const uint32_t *a, const uint32_t *b) {
+    product_phases(a, b, NULL);
 }
 
 void fft_result(double *out_re, double *out_im) {
@@ -255,7 +260,7 @@ static void tables(void) {
 }
 
 int main(void) {
-    tables();
+    fft_setup();
     uint32_t *a = malloc(M * 4), *b = malloc(M * 4);
     const uint32_t m = 1000000007u;
     srand(1);
@@ -264,23 +269,10 @@ int main(void) {
         b[k] = (uint32_t)(((uint64_t)rand() << 16 ^ (uint64_t)rand()) % m);
     }
     a[0] = a[M - 1] = b[0] = b[M - 1] = m - 1;
-    double *ar = dalloc(M), *ai = dalloc(M), *br = dalloc(M), *bi = dalloc(M);
     double best[6] = {1e9, 1e9, 1e9, 1e9, 1e9, 1e9};
     for (int run = 0; run < 100; run++) {
-        double t[7];
-        t[0] = now();
-        weight(a, ar, ai);
-        weight(b, br, bi);
-        t[1] = now();
-        dif_all(ar, ai, M, M / 2);
-        dif_all(br, bi, M, M / 2);
-        t[2] = now();
-        pointwise(ar, ai, br, bi);
-        t[3] = now();
-        dit_all(ar, ai, M, M / 2);
-        t[4] = now();
-        unweight(ar, ai);
-        t[5] = now();
+        double t[6];
+        product_phases(a, b, t);
         for (int k = 0; k < 5; k++)
             best[k] = t[k + 1] - t[k] < best[k] ? t[k + 1] - t[k] : best[k];
         best[5] = t[5] - t[0] < best[5] ? t[5] - t[0] : best[5];
@@ -303,7 +295,7 @@ int main(void) {
                 if (idx >= i && idx - i < M)
                     c += (unsigned __int128)a[i] * b[idx - i];
             /* doubles above 2^53 are integers: the error is exact in 128 bits */
-            __int128 got = (__int128)nearbyint(half ? ai[k] : ar[k]);
+            __int128 got = (__int128)nearbyint(half ? sai[k] : sar[k]);
             __int128 diff = got - (__int128)c;
             double err = (double)(diff < 0 ? -diff : diff);
             if (err > maxerr)
@@ -314,9 +306,9 @@ int main(void) {
         double bestb = 1e9, bestc = 1e9;
         for (int run = 0; run < 2000; run++) {
             double t0 = now();
-            dif_all(br, bi, BLK, BLK / 4);
+            dif_all(sbr, sbi, BLK, BLK / 4);
             double t1 = now();
-            dif_all(br, bi, CH, CH / 4);
+            dif_all(sbr, sbi, CH, CH / 4);
             double t2 = now();
             bestb = t1 - t0 < bestb ? t1 - t0 : bestb;
             bestc = t2 - t1 < bestc ? t2 - t1 : bestc;
