@@ -10,24 +10,19 @@ pass" &`) or of the same one (without setsid).  Prints medians in ms: ntt 2^14 w
 workers=2, ntt 2^17 with workers=1 and 2, polymul 2^17 mod 998244353 with workers=1 and
 2, polymul 2^17 mod 10^9 + 7 (CRT) with workers=2.
 """
-import time
-
 import numpy as np
 
 import ntt_cy
 from ntt_cy import _openmp_env
+from thread_scaling import median_ms as cold_median_ms   # tools/ is this script's path
 
 P, M = 998244353, 10**9 + 7
 
 
 def median_ms(f, repeat):
+    """thread_scaling's median, after one warm-up call (plans, tables, threads)."""
     f()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return sorted(times)[repeat // 2] * 1e3
+    return cold_median_ms(f, repeat)
 
 
 def main():
