@@ -9,6 +9,9 @@
  * twiddles 1 KiB, quotients 3 KiB).  The twiddles are random residues with their Shoup
  * quotients: the timings do not depend on the values, and nothing is checked here
  * (tests/ check the kernels against exact transforms).  Best of 300 runs per phase.
+ * Before the phases, the butterflies alone: in registers (the rate the phases are
+ * measured against) and streamed through L1 (butterflies_through_l1, including one
+ * variant the kernels do not use).
  * Then the element-wise steps of a product (pointwise, CRT reconstruction): see
  * elementwise().
  */
@@ -130,6 +133,60 @@ static double butterflies_in_registers(void) {
     return best * 1e9 / ((double)STEPS * 4 * 8);
 }
 
+/* A Cooley-Tukey butterfly without the fold of its unmultiplied operand, 11 vector ops
+ * against ntt_w32_bfly's 13: not a kernel of the package.  u grows by 2p per stage
+ * (u + t and u + 2p - t with t = Shoup(v) in [0, 2p), v any 32-bit value), so it
+ * needs p < 2^27 (32p <= 2^32: a fold every 15 stages) and a forward transform in
+ * Cooley-Tukey form (one twiddle per block); the kernels' forward is Gentleman-Sande,
+ * whose sums double per stage. */
+NTT_INLINE void ct_butterfly_unfolded(__m256i *u, __m256i *v, const ntt_w32_twiddle *tw,
+                                      const ntt_w32_mod *m) {
+    __m256i t = ntt_w32_shoup(*v, tw->w, tw->q, tw->q_odd, m->p);
+    __m256i x = *u;
+    *u = _mm256_add_epi32(x, t);
+    *v = _mm256_add_epi32(x, _mm256_sub_epi32(m->two_p, t));
+}
+
+enum { STREAM_KINDS = 4 };
+
+/* One butterfly kind over 2 x 256 vectors (16 KiB, L1-resident), one broadcast twiddle:
+ * independent butterflies, so this is the throughput the passes could reach, where
+ * butterflies_in_registers chains four of them. */
+static double butterflies_through_l1(int kind) {
+    enum { VECTORS = 256, REPEATS = 20000 };
+    static __m256i u[VECTORS], v[VECTORS];
+    ntt_w32_mod m = ntt_w32_modulus(P, 0, 0, NTT_SIMD_LAZY);
+    uint32_t w = 3, wq = (uint32_t)(((uint64_t)w << 32) / P);
+    ntt_w32_twiddle t = ntt_w32_twiddle_of(_mm256_set1_epi32((int)w), _mm256_set1_epi32((int)wq));
+    for (int i = 0; i < VECTORS; i++) {
+        u[i] = _mm256_set1_epi32(i);
+        v[i] = _mm256_set1_epi32(3 * i);
+    }
+    double best = 1e9;
+    for (int run = 0; run < 9; run++) {
+        double t0 = now();
+        for (int r = 0; r < REPEATS; r++) {
+            for (int i = 0; i < VECTORS; i++) {
+                __m256i x = _mm256_load_si256(u + i), y = _mm256_load_si256(v + i);
+                if (kind == 0)
+                    ntt_w32_bfly(1, &x, &y, &t, &m, 0);
+                else if (kind == 1)
+                    ntt_w32_bfly(0, &x, &y, &t, &m, 0);
+                else if (kind == 2)
+                    ct_butterfly_unfolded(&x, &y, &t, &m);
+                else
+                    y = ntt_w32_shoup(y, t.w, t.q, t.q_odd, m.p);
+                _mm256_store_si256(u + i, x);
+                _mm256_store_si256(v + i, y);
+            }
+            __asm__ volatile("" ::: "memory");
+        }
+        double t1 = now() - t0;
+        best = t1 < best ? t1 : best;
+    }
+    return best * 1e9 / ((double)REPEATS * VECTORS * 8);
+}
+
 int main(void) {
     uint32_t *a = page_array(N, 0), *tw = page_array(N, 1024), *twq = page_array(N, 3072);
     uint32_t *rev = malloc(N * sizeof *rev);
@@ -178,6 +235,10 @@ int main(void) {
     double rate = butterflies_in_registers();
     printf("n = 2^%d, p = %u, LAZY, one thread; best of 300\n", LOG2N, P);
     printf("%-38s            %.3f ns/butterfly\n", "butterflies in registers", rate);
+    const char *kind[STREAM_KINDS] = {"through L1: DIF, 13 ops", "through L1: DIT, 13 ops",
+                                      "through L1: DIT unfolded, 11 ops", "through L1: Shoup alone, 8 ops"};
+    for (int k = 0; k < STREAM_KINDS; k++)
+        printf("%-38s            %.3f ns/butterfly\n", kind[k], butterflies_through_l1(k));
     for (int k = 0; k < PHASES; k++) {
         double ns = best[k] * 1e9 / (butterflies[k] * (N / 2));
         printf("%-38s %7.1f us  %.3f ns/butterfly  %3.0f%% of that rate\n", name[k],
