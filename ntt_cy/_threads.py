@@ -20,24 +20,59 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-def resolve_workers(workers) -> int:
+# libgomp's thread pool does not survive fork(): the child inherits the pool's
+# bookkeeping but not its threads, and its first parallel region with more than one
+# thread waits for them forever (GCC bug 60035; multiprocessing's default start method
+# on Linux forks).  So once this process may have started OpenMP threads (some call
+# resolved to more than one), a child forked from it runs every kernel on one thread,
+# as do its own children.  A child of a process that never asked for threads keeps them.
+_threads_requested = False
+_single_thread_after_fork = False
+
+
+def _note_fork_in_child() -> None:
+    global _single_thread_after_fork
+    _single_thread_after_fork = _single_thread_after_fork or _threads_requested
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_note_fork_in_child)
+
+
+def forked_single_thread() -> bool:
+    """Whether this process is a fork of one that may have started OpenMP threads, so
+    its kernels run on one thread whatever `workers` says."""
+    return _single_thread_after_fork
+
+
+def _requested(workers) -> int:
     """None or -1: all cores; k > 0: exactly k; 0 or < -1: ValueError."""
     if workers is None:
         return cpu_count()
     workers = as_int(workers, "workers")
-    if workers == -1:
-        return cpu_count()
-    if workers <= 0:
+    if workers == 0 or workers < -1:
         raise ValueError(f"workers must be a positive integer, None or -1, got {workers}")
     if workers > MAX_WORKERS:
         raise ValueError(f"workers = {workers} is too large (at most {MAX_WORKERS})")
-    return workers
+    return cpu_count() if workers == -1 else workers
+
+
+def resolve_workers(workers) -> int:
+    """The threads a kernel call runs on: _requested's count, or 1 in a child forked
+    after threads may have started (see _note_fork_in_child)."""
+    global _threads_requested
+    count = _requested(workers)
+    if count > 1:
+        if _single_thread_after_fork:
+            return 1
+        _threads_requested = True
+    return count
 
 
 def check_workers(workers) -> None:
     """resolve_workers' checks without counting cores (None needs no core count)."""
     if workers is not None:
-        resolve_workers(workers)
+        _requested(workers)
 
 
 def effective_threads(workers, elements: int) -> int:
