@@ -106,6 +106,7 @@ class NTTPlan:
         _checks.check_transform_size(n, p, self.kind)
         self.n, self.p = n, p
         self.reduction = _checks.check_reduction(reduction, p, self.dtype)
+        self._asked_reduction = reduction   # "auto" stays "auto" in a pickled copy
         self._auto = _checks.check_reduction("auto", p, self.dtype)   # per call: a lookup
         order = 2 * n if self.kind == "negacyclic" else n
         self.root = root_of_unity(order, p, root)
@@ -113,6 +114,12 @@ class NTTPlan:
                                           _ntt.montgomery_bits(p, self.dtype.itemsize))
         self._tables: dict = {}
         self._lock = threading.Lock()
+
+    def __reduce__(self):
+        # pickle and copy the parameters, not the tables or the lock: a copy (another
+        # process's, say) builds its own tables on first use
+        return (_plan_from_parameters, (self.n, self.p, self.dtype.name, self.kind,
+                                        self._asked_reduction, self.root))
 
     def __repr__(self):
         return (f"NTTPlan(n={self.n}, p={self.p}, dtype={self.dtype.name}, kind={self.kind!r}, "
@@ -177,13 +184,16 @@ class NTTPlan:
     # ------------------------------------------------------------------ transforms
     def forward(self, a, *, axis=-1, out=None, workers=None, reduction=None,
                 bit_reversed=False):
-        """Forward NTT along `axis`.  Natural-order output unless ``bit_reversed=True``."""
+        """Forward NTT along `axis` (its length must be n).  `axis`, `out` and `workers`
+        as in :func:`ntt_cy.ntt`; `reduction` None takes the plan's.  Natural-order
+        output unless ``bit_reversed=True``."""
         return self._transform(a, axis, out, workers, reduction, bit_reversed, True)
 
     def inverse(self, a, *, axis=-1, out=None, workers=None, reduction=None,
                 bit_reversed=False):
-        """Normalised inverse NTT along `axis`.  ``bit_reversed=True`` takes the
-        bit-reversed order that ``forward(..., bit_reversed=True)`` produces."""
+        """Normalised inverse NTT along `axis`, parameters as :meth:`forward`.
+        ``bit_reversed=True`` takes the bit-reversed order that
+        ``forward(..., bit_reversed=True)`` produces."""
         return self._transform(a, axis, out, workers, reduction, bit_reversed, False)
 
     __call__ = forward
@@ -244,6 +254,10 @@ class NTTPlan:
         if not direct:
             out[...] = result
         return out
+
+
+def _plan_from_parameters(n, p, dtype_name, kind, reduction, root) -> NTTPlan:
+    return NTTPlan(n, p, dtype=np.dtype(dtype_name), kind=kind, reduction=reduction, root=root)
 
 
 @lru_cache(maxsize=64)

@@ -1,4 +1,6 @@
-"""Plans: caching, thread counts, and sharing one plan between Python threads."""
+"""Plans: caching, thread counts, copies, and sharing one plan between Python threads."""
+import copy
+import pickle
 import threading
 
 import numpy as np
@@ -8,6 +10,8 @@ import ntt_cy
 from ntt_cy import NTTPlan
 from ntt_cy._threads import PARALLEL_MIN_ELEMENTS, effective_threads, resolve_workers
 from ntt_cy.plan import get_plan
+
+P = 998244353
 
 
 def test_plan_cache_returns_same_object():
@@ -130,3 +134,17 @@ def test_float_tables_only_where_the_build_computes_in_doubles():
     assert ("fwd_tw_f" in arrays and "inv_tw_fq" in arrays) == wanted
     assert "fwd_tw_f" not in NTTPlan(64, 1337006139375617).tables("montgomery").arrays
     assert "fwd_tw_f" not in NTTPlan(64, 998244353, dtype=np.uint64).tables("montgomery").arrays
+
+
+@pytest.mark.parametrize("copier", [lambda plan: pickle.loads(pickle.dumps(plan)), copy.copy,
+                                    copy.deepcopy])
+@pytest.mark.parametrize("kw", [{}, {"kind": "negacyclic", "reduction": "barrett"},
+                                {"dtype": np.uint64, "root": pow(3, (P - 1) // 64, P)}])
+def test_plans_pickle_and_copy_by_their_parameters(copier, kw):
+    plan = NTTPlan(64, P, **kw)
+    x = np.arange(64, dtype=plan.dtype)
+    want = plan.forward(x)                       # tables built: the copy builds its own
+    twin = copier(plan)
+    assert twin is not plan and repr(twin) == repr(plan) and twin.root == plan.root
+    assert np.array_equal(twin.forward(x), want)
+    assert np.array_equal(twin.inverse(want), x)
