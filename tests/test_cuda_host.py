@@ -721,6 +721,19 @@ def test_module_functions_check_before_needing_a_gpu():
     with pytest.raises(ValueError, match="not prime"):
         nc.NTTPlan(8, 998244351)
     assert _validate.lane_dtype(1 << 32) == np.uint64
+    a = np.arange(16, dtype=np.uint32)
+    read_only = np.empty(16, dtype=np.uint32)
+    read_only.flags.writeable = False
+    for fn in (nc.ntt, nc.intt):                 # out= as the CPU checks it
+        with pytest.raises(ValueError, match="shape"):
+            fn(a, 998244353, out=np.empty(8, dtype=np.uint32))
+        with pytest.raises(TypeError, match="dtype"):
+            fn(a, 998244353, out=np.empty(16, dtype=np.uint64))
+        with pytest.raises(ValueError, match="read-only"):
+            fn(a, 998244353, out=read_only)
+        buf = np.arange(24, dtype=np.uint32)
+        with pytest.raises(ValueError, match="overlaps"):
+            fn(buf[:16], 998244353, out=buf[8:])
 
 
 # ---------------------------------------------------------------------------------------

@@ -22,7 +22,9 @@ import contextlib
 import threading
 from collections import OrderedDict
 
-from .._checks import normalize_axis
+import numpy as np
+
+from .._checks import check_out, normalize_axis
 from ._arrays import device_view, is_device_array
 from ._driver import CudaUnavailableError, activated, is_available
 from ._validate import (
@@ -78,6 +80,8 @@ def _transform(a, p, axis, out, kind, reduction, inverse, dtype, root):
     else:
         lanes, validated = as_lane_array(a, p, dtype), True
         shape = lanes.shape
+        if out is not None:   # the CPU's checks, before the GPU is needed
+            check_out(out, shape, dtype, a if isinstance(a, np.ndarray) else lanes)
     n = check_transform_size(shape[normalize_axis(axis, len(shape))], p, kind)
     resolve_reduction(reduction, p, dtype)
     return _plan(n, p, kind, reduction, dtype, root)._apply(lanes, out, False, inverse, axis,
