@@ -162,7 +162,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Entry point of `ntt-cy` and `python -m ntt_cy`; returns the exit code."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # the reader left early (`ntt-cy demo | head`): stop quietly, as Unix tools do;
+        # stdout now points at /dev/null, so the interpreter's last flush cannot fail again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_FAIL
+
+
+def _run(argv: list) -> int:
     if argv and argv[0] == "bench":
         return cmd_bench(argv[1:])
     parser = build_parser()

@@ -1,5 +1,6 @@
 """The ntt-cy command line: demo, polymul files, info, bench forwarding, errors."""
 import io
+import os
 import subprocess
 import sys
 import types
@@ -254,3 +255,15 @@ def test_progress_only_on_a_tty():
     q.update(1, "step")
     q.done()
     assert plain.getvalue() == ""
+
+
+@pytest.mark.parametrize("command", [["info"], ["demo", "--repeat", "1"]])
+def test_reader_leaving_early_is_no_traceback(command):
+    # `ntt-cy info | head -1`: the pipe closes before the command has written all
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "ntt_cy", *command], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 1
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
