@@ -42,7 +42,8 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
         Coefficients, lowest degree first.  1-D, or N-D batches multiplied row by
         row along the last axis (leading shapes broadcast as in numpy).  Any
         integer values (negative, above the modulus, Python ints of any size) are
-        reduced modulo `modulus`; floats, bools and empty inputs are rejected.
+        reduced modulo `modulus`; floats, bool arrays and empty inputs are rejected
+        (a Python bool inside a list of ints is the int it equals, as in numpy).
         The inputs are never modified.
     modulus : int
         Any integer m >= 1: prime or not, below 2**64 or not.
@@ -62,9 +63,12 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
         Coefficients in [0, m): dtype uint32 when m <= 2**32, uint64 when
         m < 2**64, and object (Python ints) for m >= 2**64.
 
-    Every result is exact.  Moduli >= 2**64 go through the same multi-prime CRT
-    with Python-int reconstruction (slower: a few Python operations per
-    coefficient); they are limited to 2*log2(m) + log2(n) below ~990 bits.
+    Every result is exact.  Moduli >= 2**64: small linear products (rows * len(a) *
+    len(b) <= 4096) by a Python-int schoolbook, for any m; the others through the
+    same multi-prime CRT with Python-int reconstruction (slower: a few Python
+    operations per coefficient), which needs the coefficient bound min(len a, len b)
+    * (m - 1)**2 below ~2**990, sixteen 62-bit primes (cyclic and negacyclic products
+    of such moduli are linear ones, wrapped): ValueError naming the bound above it.
     """
     if _check_backend(backend) == "cuda":
         from ntt_cy import cuda

@@ -28,9 +28,38 @@ def ntt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto
     """Forward number-theoretic transform modulo the prime `p` along `axis`.
 
     A[k] = sum_i a[i] w^(i k) mod p (cyclic), or sum_i a[i] psi^i w^(i k) with
-    w = psi^2 (negacyclic), w a primitive n-th root of unity.  Output in natural
-    order, dtype uint32 (p < 2**32) or uint64.  Values of `a` must lie in [0, p):
-    anything else raises ValueError.  See :class:`ntt_cy.NTTPlan` for the parameters.
+    w = psi^2 (negacyclic), w a primitive n-th root of unity.
+
+    Parameters
+    ----------
+    a : array_like of integers
+        Values in [0, p) (anything else raises ValueError, nothing is reduced); any
+        integer dtype, lists, Python ints; N-D arrays transform along `axis`, every
+        other axis a batch.  Never modified unless passed as `out` too.
+    p : int
+        Prime modulus below 2**64 with n | p - 1 (2n | p - 1 for negacyclic).
+    axis : int
+        Axis to transform (negative counts from the end); its length n is a power of two.
+    out : ndarray, optional
+        Result array of the input's shape and the lane dtype, writable, C-contiguous
+        or not; ``out=a`` transforms in place.  A fresh array when None.
+    workers : int, optional
+        Threads: None or -1 every core, k > 0 exactly k.  Jobs under 8192 values run
+        on one thread, and so does every call in a child forked after this process
+        ran threads (libgomp's threads do not survive fork).
+    kind : {"cyclic", "negacyclic"}
+    reduction : {"auto", "montgomery", "barrett", "lazy"}
+        Butterfly family; every family gives identical results (ntt_cy.NTTPlan).
+    dtype : {None, numpy.uint32, numpy.uint64}
+        Lane width; None picks uint32 when p < 2**32.
+    root : int, optional
+        A primitive n-th (negacyclic: 2n-th) root of unity instead of the default.
+    backend : {"cpu", "cuda"}
+        "cuda" runs on the GPU through PyCUDA (ntt_cy.cuda), same checks and results.
+
+    Returns
+    -------
+    ndarray of the lane dtype, natural order (`out` when given).
     """
     if _check_backend(backend) == "cuda":
         from ntt_cy import cuda
@@ -44,7 +73,8 @@ def ntt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto
 
 def intt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto",
          dtype=None, root=None, backend="cpu"):
-    """Inverse of :func:`ntt` (normalised: ``intt(ntt(x, p), p) == x``)."""
+    """Inverse of :func:`ntt` (normalised: ``intt(ntt(x, p), p) == x``); the same
+    parameters, `a` the transform values in natural order."""
     if _check_backend(backend) == "cuda":
         from ntt_cy import cuda
 
