@@ -11,3 +11,12 @@ with short_spin_while_loading():   # the kernel modules load libgomp: see _openm
     from ntt_cy.transforms import intt, ntt
 
 __all__ = ["ntt", "intt", "NTTPlan", "polymul", "convolve", "bigmul", "show_config", "__version__"]
+
+
+def __getattr__(name):
+    # ntt_cy.cuda without `import ntt_cy.cuda`; PyCUDA itself loads only when a GPU call needs it
+    if name == "cuda":
+        import importlib
+
+        return importlib.import_module("ntt_cy.cuda")
+    raise AttributeError(f"module 'ntt_cy' has no attribute {name!r}")
