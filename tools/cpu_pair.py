@@ -1,0 +1,97 @@
+"""Each CPU's own speed, and what two threads can make of the pair (the CRT product).
+
+    python tools/cpu_pair.py [--rounds 3] [--repeat 25] [--log2n 17]
+
+The two-thread targets assume two equal cores; the two vCPUs of a shared VM need not
+be.  This times polymul(a, b, 10**9 + 7) at n = 2^log2n, workers=1, with this thread
+pinned to each CPU in turn (os.sched_setaffinity), then unpinned with workers=1 and 2,
+then one pinned process per CPU, both at once (a second copy of this script each),
+rounds alternated (medians of `repeat` calls each).  With one thread taking t_fast on
+the faster CPU and t_slow on the slower, the kernels' even split of every pass between
+two threads needs at least t_slow / 2, at most 2 t_fast / t_slow times faster than the
+faster CPU alone; a split by speed would need 1 / (1/t_fast + 1/t_slow), 1 + t_fast /
+t_slow times faster.  Both bounds assume that each CPU keeps its speed while the other
+works; the "both at once" columns show whether it does (two vCPUs on one core's two
+hardware threads, or a host that slows both when both run, do not).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import ntt_cy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from thread_scaling import median_ms  # noqa: E402  (a sibling script, not a package)
+
+M = 10**9 + 7
+
+
+def operands(log2n):
+    rng = np.random.default_rng(1)
+    return (rng.integers(0, M, 1 << log2n, dtype=np.uint32),
+            rng.integers(0, M, 1 << log2n, dtype=np.uint32))
+
+
+def pinned_copy(cpu, start_at, repeat, log2n):
+    """--pinned: one thread on `cpu` from time `start_at` on; prints its median."""
+    os.sched_setaffinity(0, {cpu})
+    a, b = operands(log2n)
+    ntt_cy.polymul(a, b, M, workers=1)
+    time.sleep(max(0.0, start_at - time.time()))
+    print(median_ms(lambda: ntt_cy.polymul(a, b, M, workers=1), repeat))
+
+
+def both_at_once(cpus, repeat, log2n):
+    start_at = time.time() + 2.0   # both copies imported and warmed up by then
+    copies = [subprocess.Popen([sys.executable, __file__, "--pinned", str(cpu), "--start-at",
+                                repr(start_at), "--repeat", str(repeat), "--log2n", str(log2n)],
+                               stdout=subprocess.PIPE, text=True) for cpu in cpus]
+    return [float(c.communicate()[0]) for c in copies]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=25)
+    ap.add_argument("--log2n", type=int, default=17)
+    ap.add_argument("--pinned", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--start-at", type=float, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.pinned is not None:
+        return pinned_copy(args.pinned, args.start_at, args.repeat, args.log2n)
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        sys.exit(f"cpu_pair.py: needs two CPUs, this process may run on {cpus}")
+    cpus = cpus[:2]
+    a, b = operands(args.log2n)
+    # the two-thread pool first, while this thread may run anywhere: OpenMP's threads
+    # keep the affinity they were started with
+    ntt_cy.polymul(a, b, M, workers=2)
+    everywhere = os.sched_getaffinity(0)
+    print(f"polymul n = 2^{args.log2n} mod 10^9 + 7, medians of {args.repeat} calls, ms")
+    print("| round | 1 thread on CPU %d | 1 thread on CPU %d | both at once, CPU %d / %d "
+          "| 1 thread, unpinned | 2 threads | 2 vs 1 unpinned | even-split bound "
+          "| by-speed bound |" % (*cpus, *cpus))
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in range(args.rounds):
+        pinned = []
+        for cpu in cpus:
+            os.sched_setaffinity(0, {cpu})
+            ntt_cy.polymul(a, b, M, workers=1)
+            pinned.append(median_ms(lambda: ntt_cy.polymul(a, b, M, workers=1), args.repeat))
+        os.sched_setaffinity(0, everywhere)
+        together = both_at_once(cpus, args.repeat, args.log2n)
+        one = median_ms(lambda: ntt_cy.polymul(a, b, M, workers=1), args.repeat)
+        two = median_ms(lambda: ntt_cy.polymul(a, b, M, workers=2), args.repeat)
+        fast, slow = min(pinned), max(pinned)
+        print(f"| {r + 1} | {pinned[0]:.2f} | {pinned[1]:.2f} | {together[0]:.2f} / "
+              f"{together[1]:.2f} | {one:.2f} | {two:.2f} "
+              f"| {one / two:.2f}x | {2 * fast / slow:.2f}x | {1 + fast / slow:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
