@@ -791,6 +791,14 @@ def main(argv=None) -> int:
             print("error: --plot needs matplotlib, which is not installed "
                   "(pip install matplotlib, or pip install 'ntt_cy[compare]')", file=sys.stderr)
             return 2
+    if args.only == "bigmul" and args.sizes is not None:
+        print("error: --sizes sets ntt/polymul lengths; bigmul takes --bits (e.g. --bits 1e6)",
+              file=sys.stderr)
+        return 2
+    if args.only in ("ntt", "polymul") and args.bits is not None:
+        print(f"error: --bits sets bigmul sizes; {args.only} takes --sizes (e.g. --sizes 2^17)",
+              file=sys.stderr)
+        return 2
     repeat = args.repeat or (3 if args.quick else 7)
     budget = args.budget if args.budget is not None else (0.1 if args.quick else 3.0)
     cases = default_cases(args.quick, args.sizes, args.bits, args.only)

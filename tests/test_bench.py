@@ -275,3 +275,11 @@ def test_samples_interleave_across_libraries(monkeypatch):
     timed = Recorder.log[4:]   # after warm-up + calibration (two calls each)
     runs = [name for i, name in enumerate(timed) if i == 0 or timed[i - 1] != name]
     assert len(runs) >= 4, runs   # a b | b a | a b | b a: the libraries take turns
+
+
+@pytest.mark.parametrize("argv, named", [(["--only", "bigmul", "--sizes", "2^17"], "--bits"),
+                                         (["--only", "ntt", "--bits", "1e6"], "--sizes"),
+                                         (["--only", "polymul", "--bits", "1e6"], "--sizes")])
+def test_a_size_option_the_workload_ignores_is_a_usage_error(argv, named, capsys):
+    assert bench.main([*argv, "-q"]) == 2
+    assert named in capsys.readouterr().err

@@ -88,9 +88,13 @@ def main():
     if args.sizes:
         print(f"forward NTT kernel, p = {args.p}, 1 thread, in place, bit-reversed output\n")
         sys.exit(subprocess.run([sys.executable, "-c", SIZES, str(args.p)]).returncode)
-    from ntt_cy._isa import supported_isas
+    from ntt_cy._isa import ISAS, supported_isas
 
     print(f"forward NTT, n = 2^{args.log2n}, p = {args.p}, 1 thread\n")
+    skipped = [isa for isa in ISAS if isa not in supported_isas()]
+    if skipped:
+        print(f"(not timed: {', '.join(skipped)}, which this CPU cannot run or this "
+              f"installation lacks)\n")
     print("| kernel build | lanes | reduction | time | ns/butterfly |")
     print("|---|---|---|---|---|")
     for isa in supported_isas():
