@@ -45,8 +45,9 @@ def forked_single_thread() -> bool:
     return _single_thread_after_fork
 
 
-def _requested(workers) -> int:
-    """None or -1: all cores; k > 0: exactly k; 0 or < -1: ValueError."""
+def requested_workers(workers) -> int:
+    """None or -1: all cores; k > 0: exactly k; 0 or < -1: ValueError.  What the caller
+    asked for, validated; kernels take resolve_workers' count instead."""
     if workers is None:
         return cpu_count()
     workers = as_int(workers, "workers")
@@ -58,10 +59,11 @@ def _requested(workers) -> int:
 
 
 def resolve_workers(workers) -> int:
-    """The threads a kernel call runs on: _requested's count, or 1 in a child forked
-    after threads may have started (see _note_fork_in_child)."""
+    """The threads a kernel call runs on: requested_workers' count, or 1 in a child
+    forked after threads may have started (see _note_fork_in_child).  Only counts
+    that reach a kernel should come from here: a count above 1 marks this process."""
     global _threads_requested
-    count = _requested(workers)
+    count = requested_workers(workers)
     if count > 1:
         if _single_thread_after_fork:
             return 1
@@ -72,7 +74,7 @@ def resolve_workers(workers) -> int:
 def check_workers(workers) -> None:
     """resolve_workers' checks without counting cores (None needs no core count)."""
     if workers is not None:
-        _requested(workers)
+        requested_workers(workers)
 
 
 def effective_threads(workers, elements: int) -> int:

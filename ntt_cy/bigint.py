@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ntt_cy import _carry
-from ntt_cy._threads import effective_threads, resolve_workers
+from ntt_cy._threads import effective_threads, requested_workers
 from ntt_cy.crt import U32, U64, basis_for, lane_costs
 from ntt_cy.poly import _next_pow2, crt_residues
 
@@ -47,7 +47,7 @@ def bigmul(x, y, *, workers=None):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
             raise TypeError(f"{name} must be an integer, got {type(v).__name__}")
     x, y = int(x), int(y)
-    threads = resolve_workers(workers)
+    threads = requested_workers(workers)
     if min(x.bit_length(), y.bit_length()) < BIGMUL_MIN_BITS:
         return x * y
     negative = (x < 0) != (y < 0)

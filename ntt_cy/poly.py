@@ -22,7 +22,7 @@ import numpy as np
 from ntt_cy import _checks, _ntt, _residues, _schoolbook
 from ntt_cy._aligned import aligned_empty
 from ntt_cy._scratch import scratch
-from ntt_cy._threads import check_workers, effective_threads, resolve_workers
+from ntt_cy._threads import check_workers, effective_threads, requested_workers, resolve_workers
 from ntt_cy.crt import choose_basis, lane_costs, transform_costs
 from ntt_cy.plan import get_plan, modulus_constants
 from ntt_cy.transforms import _check_backend
@@ -81,7 +81,7 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     _checks.check_poly_kind(kind)
     # None stays None (resolved by effective_threads where a product is large enough
     # for threads: the core count, os.sched_getaffinity, costs ~1 us a call)
-    threads = None if workers is None else resolve_workers(workers)
+    threads = None if workers is None else requested_workers(workers)
     if kind == "linear" and m < 1 << 64:
         # 32/64-bit integer arrays go in unchecked: on the direct and fused-CRT paths the
         # first transform stages see every value anyway and report the largest (see

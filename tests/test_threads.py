@@ -78,6 +78,9 @@ def test_child_of_a_parent_without_threads_keeps_them():
     # tiny jobs with workers=2 run on one thread and validate only: no threads asked for
     out = run_script("""
         small = ntt_cy.ntt(np.arange(16, dtype=np.uint32), P, workers=2)
+        ntt_cy.polymul([1, 2], [3, 4], 7, workers=2)
+        ntt_cy.polymul(np.arange(300), np.arange(300), 10**9 + 7, workers=2)
+        ntt_cy.bigmul(3**1000, 5**1000, workers=2)
         want = ntt_cy.ntt(x, P, workers=1)
         code = in_child(lambda: not _threads.forked_single_thread()
                         and _threads.resolve_workers(2) == 2
