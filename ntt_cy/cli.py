@@ -5,7 +5,8 @@
     ntt-cy info
     ntt-cy bench [ARGS ...]
 
-Exit codes: 0 success; 1 a demo check failed or a subcommand is unavailable;
+Exit codes: 0 success; 1 a demo check failed, a subcommand is unavailable, or the
+reader of the output left early (a closed pipe);
 2 malformed input or bad usage (one line on stderr, never a traceback).
 """
 from __future__ import annotations
@@ -109,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ntt-cy",
         description="Exact number-theoretic transforms: polynomial multiplication modulo "
                     "any integer, checked demos, configuration and benchmarks.",
-        epilog="Exit codes: 0 success, 1 a check failed or a subcommand is unavailable, "
+        epilog="Exit codes: 0 success, 1 a check failed, a subcommand is unavailable or "
+               "the output's reader left early, "
                "2 malformed input or bad usage.  Start with: ntt-cy demo",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -163,12 +165,19 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     """Entry point of `ntt-cy` and `python -m ntt_cy`; returns the exit code."""
     try:
-        return _run(list(sys.argv[1:] if argv is None else argv))
+        code = _run(list(sys.argv[1:] if argv is None else argv))
+        sys.stdout.flush()   # a closed pipe shows here, not at the interpreter's exit
+        return code
     except BrokenPipeError:
-        # the reader left early (`ntt-cy demo | head`): stop quietly, as Unix tools do;
-        # stdout now points at /dev/null, so the interpreter's last flush cannot fail again
+        # the reader left early (`ntt-cy demo | head`): stop quietly, as Unix tools do.
+        # When stdout is a real file descriptor it now points at /dev/null, so the
+        # interpreter's last flush cannot fail again.
+        try:
+            fd = sys.stdout.fileno()
+        except (AttributeError, OSError, ValueError):
+            return EXIT_FAIL
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, fd)
         os.close(devnull)
         return EXIT_FAIL
 
@@ -446,9 +455,9 @@ def cmd_demo(repeat, workers, seed) -> int:
     print("  ".join("-" * w for w in widths))
     for r in rows:
         print(line(r))
-    from ntt_cy._threads import resolve_workers
+    from ntt_cy._threads import requested_workers
 
-    print(f"\nlinear products of two random degree-(n-1) polynomials, {resolve_workers(workers)} "
+    print(f"\nlinear products of two random degree-(n-1) polynomials, {requested_workers(workers)} "
           f"thread(s), seed {seed}; checks: exact Python-int schoolbook, or evaluation at "
           f"random points (false pass < {FALSE_PASS:g})")
     print("all checks passed" if all_ok else "SOME CHECKS FAILED")
