@@ -118,8 +118,8 @@ class NTTPlan:
     def __reduce__(self):
         # pickle and copy the parameters, not the tables or the lock: a copy (another
         # process's, say) builds its own tables on first use
-        return (_plan_from_parameters, (self.n, self.p, self.dtype.name, self.kind,
-                                        self._asked_reduction, self.root))
+        return (_plan_from_parameters, (type(self), self.n, self.p, self.dtype.name,
+                                        self.kind, self._asked_reduction, self.root))
 
     def __repr__(self):
         return (f"NTTPlan(n={self.n}, p={self.p}, dtype={self.dtype.name}, kind={self.kind!r}, "
@@ -256,8 +256,8 @@ class NTTPlan:
         return out
 
 
-def _plan_from_parameters(n, p, dtype_name, kind, reduction, root) -> NTTPlan:
-    return NTTPlan(n, p, dtype=np.dtype(dtype_name), kind=kind, reduction=reduction, root=root)
+def _plan_from_parameters(cls, n, p, dtype_name, kind, reduction, root) -> NTTPlan:
+    return cls(n, p, dtype=np.dtype(dtype_name), kind=kind, reduction=reduction, root=root)
 
 
 @lru_cache(maxsize=64)

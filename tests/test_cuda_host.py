@@ -734,6 +734,8 @@ def test_module_functions_check_before_needing_a_gpu():
         buf = np.arange(24, dtype=np.uint32)
         with pytest.raises(ValueError, match="overlaps"):
             fn(buf[:16], 998244353, out=buf[8:])
+        with pytest.raises(ValueError, match="power of two"):   # the length first, as the CPU
+            fn(np.arange(12, dtype=np.uint32), 998244353, out=np.empty(8, dtype=np.uint32))
 
 
 # ---------------------------------------------------------------------------------------

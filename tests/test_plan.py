@@ -148,3 +148,12 @@ def test_plans_pickle_and_copy_by_their_parameters(copier, kw):
     assert twin is not plan and repr(twin) == repr(plan) and twin.root == plan.root
     assert np.array_equal(twin.forward(x), want)
     assert np.array_equal(twin.inverse(want), x)
+
+
+class _SubPlan(NTTPlan):
+    pass
+
+
+def test_a_subclass_copies_as_itself():
+    twin = pickle.loads(pickle.dumps(_SubPlan(16, P, kind="negacyclic")))
+    assert type(twin) is _SubPlan and twin.kind == "negacyclic"

@@ -80,9 +80,9 @@ def _transform(a, p, axis, out, kind, reduction, inverse, dtype, root):
     else:
         lanes, validated = as_lane_array(a, p, dtype), True
         shape = lanes.shape
-        if out is not None:   # the CPU's checks, before the GPU is needed
-            check_out(out, shape, dtype, a if isinstance(a, np.ndarray) else lanes)
     n = check_transform_size(shape[normalize_axis(axis, len(shape))], p, kind)
+    if out is not None and validated:   # the CPU's checks, in its order, before the GPU
+        check_out(out, shape, dtype, a if isinstance(a, np.ndarray) else lanes)
     resolve_reduction(reduction, p, dtype)
     return _plan(n, p, kind, reduction, dtype, root)._apply(lanes, out, False, inverse, axis,
                                                            validated)
