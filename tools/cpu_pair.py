@@ -6,7 +6,9 @@ The two-thread targets assume two equal cores; the two vCPUs of a shared VM need
 be.  This times polymul(a, b, 10**9 + 7) at n = 2^log2n, workers=1, with this thread
 pinned to each CPU in turn (os.sched_setaffinity), then unpinned with workers=1 and 2,
 then one pinned process per CPU, both at once (a second copy of this script each),
-rounds alternated (medians of `repeat` calls each).  With one thread taking t_fast on
+rounds alternated (medians of `repeat` calls each, after a few untimed ones: an idle
+vCPU wakes slowly).  The whole process keeps to the first two CPUs it may use.  With
+one thread taking t_fast on
 the faster CPU and t_slow on the slower, the kernels' even split of every pass between
 two threads needs at least t_slow / 2, at most 2 t_fast / t_slow times faster than the
 faster CPU alone; a split by speed would need 1 / (1/t_fast + 1/t_slow), 1 + t_fast /
@@ -41,8 +43,9 @@ def pinned_copy(cpu, start_at, repeat, log2n):
     os.sched_setaffinity(0, {cpu})
     a, b = operands(log2n)
     ntt_cy.polymul(a, b, M, workers=1)
-    time.sleep(max(0.0, start_at - time.time()))
-    print(median_ms(lambda: ntt_cy.polymul(a, b, M, workers=1), repeat))
+    late = time.time() - start_at
+    time.sleep(max(0.0, -late))
+    print(median_ms(lambda: ntt_cy.polymul(a, b, M, workers=1), repeat), max(0.0, late))
 
 
 def both_at_once(cpus, repeat, log2n):
@@ -50,7 +53,23 @@ def both_at_once(cpus, repeat, log2n):
     copies = [subprocess.Popen([sys.executable, __file__, "--pinned", str(cpu), "--start-at",
                                 repr(start_at), "--repeat", str(repeat), "--log2n", str(log2n)],
                                stdout=subprocess.PIPE, text=True) for cpu in cpus]
-    return [float(c.communicate()[0]) for c in copies]
+    medians = []
+    for c in copies:
+        out = c.communicate()[0]
+        if c.returncode != 0:
+            sys.exit(f"cpu_pair.py: a pinned copy failed (exit code {c.returncode})")
+        median, late = map(float, out.split())
+        if late > 0.05:
+            print(f"(the copy on CPU {cpus[len(medians)]} started {late:.2f} s late: "
+                  f"the two may not have overlapped)")
+        medians.append(median)
+    return medians
+
+
+def warm_median(f, repeat):
+    for _ in range(5):
+        f()
+    return median_ms(f, repeat)
 
 
 def main():
@@ -67,6 +86,7 @@ def main():
     if len(cpus) < 2:
         sys.exit(f"cpu_pair.py: needs two CPUs, this process may run on {cpus}")
     cpus = cpus[:2]
+    os.sched_setaffinity(0, set(cpus))   # the two-thread runs on the same pair
     a, b = operands(args.log2n)
     # the two-thread pool first, while this thread may run anywhere: OpenMP's threads
     # keep the affinity they were started with
@@ -74,23 +94,22 @@ def main():
     everywhere = os.sched_getaffinity(0)
     print(f"polymul n = 2^{args.log2n} mod 10^9 + 7, medians of {args.repeat} calls, ms")
     print("| round | 1 thread on CPU %d | 1 thread on CPU %d | both at once, CPU %d / %d "
-          "| 1 thread, unpinned | 2 threads | 2 vs 1 unpinned | even-split bound "
+          "| 1 thread, unpinned | 2 threads | 2 vs the faster CPU | even-split bound "
           "| by-speed bound |" % (*cpus, *cpus))
     print("|---|---|---|---|---|---|---|---|---|")
     for r in range(args.rounds):
         pinned = []
         for cpu in cpus:
             os.sched_setaffinity(0, {cpu})
-            ntt_cy.polymul(a, b, M, workers=1)
-            pinned.append(median_ms(lambda: ntt_cy.polymul(a, b, M, workers=1), args.repeat))
+            pinned.append(warm_median(lambda: ntt_cy.polymul(a, b, M, workers=1), args.repeat))
         os.sched_setaffinity(0, everywhere)
         together = both_at_once(cpus, args.repeat, args.log2n)
-        one = median_ms(lambda: ntt_cy.polymul(a, b, M, workers=1), args.repeat)
-        two = median_ms(lambda: ntt_cy.polymul(a, b, M, workers=2), args.repeat)
+        one = warm_median(lambda: ntt_cy.polymul(a, b, M, workers=1), args.repeat)
+        two = warm_median(lambda: ntt_cy.polymul(a, b, M, workers=2), args.repeat)
         fast, slow = min(pinned), max(pinned)
         print(f"| {r + 1} | {pinned[0]:.2f} | {pinned[1]:.2f} | {together[0]:.2f} / "
               f"{together[1]:.2f} | {one:.2f} | {two:.2f} "
-              f"| {one / two:.2f}x | {2 * fast / slow:.2f}x | {1 + fast / slow:.2f}x |")
+              f"| {fast / two:.2f}x | {2 * fast / slow:.2f}x | {1 + fast / slow:.2f}x |")
 
 
 if __name__ == "__main__":
