@@ -8,11 +8,10 @@ pinned to each CPU in turn (os.sched_setaffinity), then unpinned with workers=1 
 then one pinned process per CPU, both at once (a second copy of this script each),
 rounds alternated (medians of `repeat` calls each, after a few untimed ones: an idle
 vCPU wakes slowly).  The whole process keeps to the first two CPUs it may use.  With
-one thread taking t_fast on
-the faster CPU and t_slow on the slower, the kernels' even split of every pass between
-two threads needs at least t_slow / 2, at most 2 t_fast / t_slow times faster than the
-faster CPU alone; a split by speed would need 1 / (1/t_fast + 1/t_slow), 1 + t_fast /
-t_slow times faster.  Both bounds assume that each CPU keeps its speed while the other
+one thread taking t_fast on the faster CPU and t_slow on the slower, the kernels' even
+split of every pass between two threads needs at least t_slow / 2, at most 2 t_fast /
+t_slow times faster than the faster CPU alone; a split by speed would need
+1 / (1/t_fast + 1/t_slow), 1 + t_fast / t_slow times faster.  Both bounds assume that each CPU keeps its speed while the other
 works; the "both at once" columns show whether it does (two vCPUs on one core's two
 hardware threads, or a host that slows both when both run, do not).
 """
@@ -26,8 +25,7 @@ import numpy as np
 
 import ntt_cy
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from thread_scaling import median_ms  # noqa: E402  (a sibling script, not a package)
+from thread_scaling import median_ms   # tools/ is this script's path
 
 M = 10**9 + 7
 
@@ -66,12 +64,6 @@ def both_at_once(cpus, repeat, log2n):
     return medians
 
 
-def warm_median(f, repeat):
-    for _ in range(5):
-        f()
-    return median_ms(f, repeat)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
@@ -86,12 +78,16 @@ def main():
     if len(cpus) < 2:
         sys.exit(f"cpu_pair.py: needs two CPUs, this process may run on {cpus}")
     cpus = cpus[:2]
-    os.sched_setaffinity(0, set(cpus))   # the two-thread runs on the same pair
+    pair = set(cpus)
+    os.sched_setaffinity(0, pair)   # the two-thread runs on the same pair
     a, b = operands(args.log2n)
-    # the two-thread pool first, while this thread may run anywhere: OpenMP's threads
+    # the two-thread pool first, while this thread may run on both: OpenMP's threads
     # keep the affinity they were started with
     ntt_cy.polymul(a, b, M, workers=2)
-    everywhere = os.sched_getaffinity(0)
+
+    def timed(workers):   # a few untimed calls first: an idle vCPU wakes slowly
+        return median_ms(lambda: ntt_cy.polymul(a, b, M, workers=workers), args.repeat, warmup=5)
+
     print(f"polymul n = 2^{args.log2n} mod 10^9 + 7, medians of {args.repeat} calls, ms")
     print("| round | 1 thread on CPU %d | 1 thread on CPU %d | both at once, CPU %d / %d "
           "| 1 thread, unpinned | 2 threads | 2 vs the faster CPU | even-split bound "
@@ -101,11 +97,10 @@ def main():
         pinned = []
         for cpu in cpus:
             os.sched_setaffinity(0, {cpu})
-            pinned.append(warm_median(lambda: ntt_cy.polymul(a, b, M, workers=1), args.repeat))
-        os.sched_setaffinity(0, everywhere)
+            pinned.append(timed(1))
+        os.sched_setaffinity(0, pair)
         together = both_at_once(cpus, args.repeat, args.log2n)
-        one = warm_median(lambda: ntt_cy.polymul(a, b, M, workers=1), args.repeat)
-        two = warm_median(lambda: ntt_cy.polymul(a, b, M, workers=2), args.repeat)
+        one, two = timed(1), timed(2)
         fast, slow = min(pinned), max(pinned)
         print(f"| {r + 1} | {pinned[0]:.2f} | {pinned[1]:.2f} | {together[0]:.2f} / "
               f"{together[1]:.2f} | {one:.2f} | {two:.2f} "

@@ -91,13 +91,14 @@ def main():
     from ntt_cy._isa import ISAS, supported_isas
 
     print(f"forward NTT, n = 2^{args.log2n}, p = {args.p}, 1 thread\n")
-    skipped = [isa for isa in ISAS if isa not in supported_isas()]
+    runnable = supported_isas()
+    skipped = [isa for isa in ISAS if isa not in runnable]
     if skipped:
         print(f"(not timed: {', '.join(skipped)}, which this CPU cannot run or this "
               f"installation lacks)\n")
     print("| kernel build | lanes | reduction | time | ns/butterfly |")
     print("|---|---|---|---|---|")
-    for isa in supported_isas():
+    for isa in runnable:
         env = dict(os.environ, NTT_CY_ISA=isa)
         out = subprocess.run([sys.executable, "-c", CHILD, str(args.log2n), str(args.p)],
                              env=env, capture_output=True, text=True, check=True)

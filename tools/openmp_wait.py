@@ -14,15 +14,9 @@ import numpy as np
 
 import ntt_cy
 from ntt_cy import _openmp_env
-from thread_scaling import median_ms as cold_median_ms   # tools/ is this script's path
+from thread_scaling import median_ms   # tools/ is this script's path
 
 P, M = 998244353, 10**9 + 7
-
-
-def median_ms(f, repeat):
-    """thread_scaling's median, after one warm-up call (plans, tables, threads)."""
-    f()
-    return cold_median_ms(f, repeat)
 
 
 def main():
@@ -34,12 +28,12 @@ def main():
     a14, a17, b17 = residues(1 << 14, P), residues(1 << 17, P), residues(1 << 17, P)
     x, y = residues(1 << 17, M), residues(1 << 17, M)
     cells = [
-        median_ms(lambda: ntt_cy.ntt(a14, P, workers=2), 300),
-        median_ms(lambda: ntt_cy.ntt(a17, P, workers=1), 100),
-        median_ms(lambda: ntt_cy.ntt(a17, P, workers=2), 100),
-        median_ms(lambda: ntt_cy.polymul(a17, b17, P, workers=1), 30),
-        median_ms(lambda: ntt_cy.polymul(a17, b17, P, workers=2), 30),
-        median_ms(lambda: ntt_cy.polymul(x, y, M, workers=2), 15),
+        median_ms(lambda: ntt_cy.ntt(a14, P, workers=2), 300, warmup=1),
+        median_ms(lambda: ntt_cy.ntt(a17, P, workers=1), 100, warmup=1),
+        median_ms(lambda: ntt_cy.ntt(a17, P, workers=2), 100, warmup=1),
+        median_ms(lambda: ntt_cy.polymul(a17, b17, P, workers=1), 30, warmup=1),
+        median_ms(lambda: ntt_cy.polymul(a17, b17, P, workers=2), 30, warmup=1),
+        median_ms(lambda: ntt_cy.polymul(x, y, M, workers=2), 15, warmup=1),
     ]
     print(f"{_openmp_env.described}\n"
           "ntt 2^14 w2 %.3f | ntt 2^17 w1 %.3f w2 %.3f | polymul 2^17 w1 %.2f w2 %.2f | "

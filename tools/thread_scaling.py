@@ -15,7 +15,10 @@ import ntt_cy
 CASES = [(2**10,), (2**12,), (2**17,), (2**20,), (2**22,), (64, 2**14), (256, 1024)]
 
 
-def median_ms(f, repeat):
+def median_ms(f, repeat, warmup=0):
+    """Median of `repeat` timed calls of f, in ms, after `warmup` untimed ones."""
+    for _ in range(warmup):
+        f()
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
