@@ -147,12 +147,13 @@ NTT_INLINE void ct_butterfly_unfolded(__m256i *u, __m256i *v, const ntt_w32_twid
     *v = _mm256_add_epi32(x, _mm256_sub_epi32(m->two_p, t));
 }
 
-enum { STREAM_KINDS = 4 };
+enum { STREAM_DIF, STREAM_DIT, STREAM_DIT_UNFOLDED, STREAM_SHOUP, STREAM_KINDS };
 
 /* One butterfly kind over 2 x 256 vectors (16 KiB, L1-resident), one broadcast twiddle:
  * independent butterflies, so this is the throughput the passes could reach, where
- * butterflies_in_registers chains four of them. */
-static double butterflies_through_l1(int kind) {
+ * butterflies_in_registers chains four of them.  Inlined at each call with its kind a
+ * constant, so the timed loop holds that kind's butterfly and no test of `kind`. */
+NTT_INLINE double butterflies_through_l1(int kind) {
     enum { VECTORS = 256, REPEATS = 20000 };
     static __m256i u[VECTORS], v[VECTORS];
     ntt_w32_mod m = ntt_w32_modulus(P, 0, 0, NTT_SIMD_LAZY);
@@ -168,11 +169,11 @@ static double butterflies_through_l1(int kind) {
         for (int r = 0; r < REPEATS; r++) {
             for (int i = 0; i < VECTORS; i++) {
                 __m256i x = _mm256_load_si256(u + i), y = _mm256_load_si256(v + i);
-                if (kind == 0)
+                if (kind == STREAM_DIF)
                     ntt_w32_bfly(1, &x, &y, &t, &m, 0);
-                else if (kind == 1)
+                else if (kind == STREAM_DIT)
                     ntt_w32_bfly(0, &x, &y, &t, &m, 0);
-                else if (kind == 2)
+                else if (kind == STREAM_DIT_UNFOLDED)
                     ct_butterfly_unfolded(&x, &y, &t, &m);
                 else
                     y = ntt_w32_shoup(y, t.w, t.q, t.q_odd, m.p);
@@ -237,8 +238,11 @@ int main(void) {
     printf("%-38s            %.3f ns/butterfly\n", "butterflies in registers", rate);
     const char *kind[STREAM_KINDS] = {"through L1: DIF, 13 ops", "through L1: DIT, 13 ops",
                                       "through L1: DIT unfolded, 11 ops", "through L1: Shoup alone, 8 ops"};
+    const double stream[STREAM_KINDS] = {
+        butterflies_through_l1(STREAM_DIF), butterflies_through_l1(STREAM_DIT),
+        butterflies_through_l1(STREAM_DIT_UNFOLDED), butterflies_through_l1(STREAM_SHOUP)};
     for (int k = 0; k < STREAM_KINDS; k++)
-        printf("%-38s            %.3f ns/butterfly\n", kind[k], butterflies_through_l1(k));
+        printf("%-38s            %.3f ns/butterfly\n", kind[k], stream[k]);
     for (int k = 0; k < PHASES; k++) {
         double ns = best[k] * 1e9 / (butterflies[k] * (N / 2));
         printf("%-38s %7.1f us  %.3f ns/butterfly  %3.0f%% of that rate\n", name[k],
