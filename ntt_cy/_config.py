@@ -7,7 +7,7 @@ import platform
 import sys
 
 from ntt_cy import _openmp_env
-from ntt_cy._threads import cpu_count
+from ntt_cy._threads import PARALLEL_MIN_ELEMENTS, cpu_count, forked_single_thread
 
 
 def build_info() -> dict:
@@ -28,6 +28,16 @@ def kernel_isa(info: dict) -> str:
     emulated = (f"; the tests also run {EMULATED}, the AVX-512 code on emulated intrinsics"
                 if EMULATED in checkable_isas() else "")
     return f"{ACTIVE_ISA} ({how}; runnable here: {', '.join(supported_isas())}{native}{emulated})"
+
+
+def threads(info: dict) -> str:
+    """How many threads workers=None gives a kernel here, and why when it is one."""
+    if not info.get("openmp"):
+        return "1 (built without OpenMP)"
+    if forked_single_thread():
+        return ("1 in this process: forked after its parent started OpenMP threads, "
+                "which do not survive fork (README, \"Forked processes\")")
+    return f"{cpu_count()} (workers=None; jobs under {PARALLEL_MIN_ELEMENTS} elements use 1)"
 
 
 def _kernel_module() -> str:
@@ -56,6 +66,7 @@ def config() -> dict:
         "openmp": "on" if info.get("openmp") else "off (serial kernels)",
         "omp_wait_policy": _openmp_env.described,
         "cores": cpu_count(),
+        "threads": threads(info),
         "kernel_isa": kernel_isa(info),
         "debug_build": bool(info.get("debug", False)),
         "cython": info.get("cython", "unknown"),

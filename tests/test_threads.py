@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 
+from ntt_cy import _threads
 from ntt_cy._threads import resolve_workers
 
 P = 998244353
@@ -62,6 +63,23 @@ def test_child_of_a_threaded_parent_runs_on_one_thread_and_finishes():
               _threads.resolve_workers(2))
         """)
     assert out.split() == ["child", "0", "parent", "False", "2"]
+
+
+def test_show_config_says_when_a_forked_child_runs_on_one_thread():
+    out = run_script("""
+        from ntt_cy._config import build_info, config
+        before = config()["threads"]
+        ntt_cy.ntt(x, P, workers=2)
+        code = in_child(lambda: config()["threads"].startswith("1 in this process: forked"))
+        print(code, build_info().get("openmp"), before == config()["threads"], before)
+        """)
+    code, openmp, unchanged, before = out.split(maxsplit=3)
+    assert unchanged == "True"          # the parent's own threads are not affected
+    if openmp == "True":
+        assert code == "0"
+        assert before.startswith(f"{_threads.cpu_count()} (workers=None")
+    else:
+        assert before.startswith("1 (built without OpenMP)")
 
 
 def test_child_of_a_child_stays_on_one_thread():
