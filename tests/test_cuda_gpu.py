@@ -217,6 +217,19 @@ def test_polymul_large_matches_cpu_and_device_inputs():
 
 
 @gpu
+def test_plan_pickle_round_trip():
+    import copy
+    import pickle
+
+    p = 998244353
+    plan = nc.NTTPlan(1 << 12, p, kind="negacyclic")
+    a = np.random.default_rng(8).integers(0, p, (2, 1 << 12)).astype(np.uint32)
+    for twin in (pickle.loads(pickle.dumps(plan)), copy.deepcopy(plan)):
+        assert (twin.n, twin.p, twin.kind, twin.reduction) == (plan.n, p, "negacyclic", plan.reduction)
+        np.testing.assert_array_equal(twin.forward(a), plan.forward(a))
+
+
+@gpu
 def test_out_of_memory_is_a_clear_error():
     class Huge:
         """A device array the output of which cannot be allocated (1 TiB)."""

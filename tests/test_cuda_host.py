@@ -573,6 +573,25 @@ def test_batched_axis_and_out(host):
     np.testing.assert_array_equal(out, A)
 
 
+def test_plan_pickles_by_its_parameters(host):
+    import pickle
+
+    from ntt_cy.cuda import _driver
+
+    p = 998244353
+    plan = NTTPlan(64, p, kind="negacyclic", reduction="lazy", _backend=host)
+    make, args = plan.__reduce__()
+    assert args == (NTTPlan, 64, p, "uint32", "negacyclic", "lazy", plan.root)
+    twin = args[0](*args[1:3], dtype=args[3], kind=args[4], reduction=args[5], root=args[6],
+                   _backend=host)
+    a = np.random.default_rng(7).integers(0, p, (3, 64)).astype(np.uint32)
+    np.testing.assert_array_equal(twin.forward(a), plan.forward(a))
+    data = pickle.dumps(plan)           # no device resources in the pickle
+    if not _driver.is_available():
+        with pytest.raises(_driver.CudaUnavailableError):
+            pickle.loads(data)
+
+
 def test_range_flag(host):
     """Device inputs are range-checked inside the first pass (and in the CRT load)."""
     p, n = 998244353, 64

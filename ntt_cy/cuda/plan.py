@@ -7,6 +7,7 @@ import contextlib
 
 import numpy as np
 
+from ..plan import _plan_from_parameters
 from ..primes import root_of_unity
 from . import _driver
 from .._checks import normalize_axis
@@ -59,6 +60,12 @@ class NTTPlan:
         self._engines: dict = {}
         with self._activated() as backend:   # CudaUnavailableError here without a GPU
             self._engine(backend)
+
+    def __reduce__(self):
+        # the parameters, not the device tables: a copy (another process's, say) builds
+        # its own in its own context, and raises CudaUnavailableError where there is none
+        return (_plan_from_parameters, (type(self), self.n, self.p, self.dtype.name,
+                                        self.kind, self.reduction, self.root))
 
     def __repr__(self) -> str:
         return (f"ntt_cy.cuda.NTTPlan(n={self.n}, p={self.p}, dtype={self.dtype.name}, "
