@@ -70,6 +70,74 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
         out[i] = <lane_t>result[i]
 
 
+cdef struct Garner32:
+    # garner32_mod's constants, checked (garner32_setup): see its docstring.
+    Py_ssize_t k
+    uint64_t m
+    uint64_t offset_m
+    uint64_t primes[GARNER32_MAX_PRIMES]
+    uint64_t offsets[GARNER32_MAX_PRIMES]
+    uint64_t weights[GARNER32_MAX_PRIMES]
+    uint64_t weights_q[GARNER32_MAX_PRIMES]
+    uint64_t inv[GARNER32_MAX_PRIMES * GARNER32_MAX_PRIMES]     # (k, k) row-major
+    uint64_t inv_q[GARNER32_MAX_PRIMES * GARNER32_MAX_PRIMES]
+
+
+cdef int garner32_setup(Garner32* g, const uint64_t[::1] primes, const uint64_t[:, ::1] inv,
+                        const uint64_t[:, ::1] inv_q, const uint64_t[::1] offsets, uint64_t m,
+                        const uint64_t[::1] weights, const uint64_t[::1] weights_q,
+                        uint64_t offset_m, Py_ssize_t k) except -1:
+    # g <- the constants of k primes, after the checks garner32_mod documents.
+    cdef Py_ssize_t j, l
+    if primes.shape[0] < k or offsets.shape[0] < k or weights.shape[0] < k \
+            or weights_q.shape[0] < k or inv.shape[0] != k or inv.shape[1] != k \
+            or inv_q.shape[0] != k or inv_q.shape[1] != k:
+        raise ValueError("internal: garner32_mod shapes differ")
+    if k < 1 or k > GARNER32_MAX_PRIMES:
+        raise ValueError(f"garner32_mod takes 1..{GARNER32_MAX_PRIMES} primes, got {k}")
+    if not 2 <= m < (<uint64_t>1 << 32):
+        raise ValueError("garner32_mod needs 2 <= m < 2^32")
+    for j in range(k):
+        if primes[j] >= (<uint64_t>1 << 31):
+            raise ValueError("garner32_mod needs primes below 2^31")
+        for l in range(k):
+            if primes[l] >= 2 * primes[j]:
+                raise ValueError("garner32_mod needs every prime below twice the smallest")
+    g.k = k
+    g.m = m
+    g.offset_m = offset_m
+    for j in range(k):
+        g.primes[j] = primes[j]
+        g.offsets[j] = offsets[j]
+        g.weights[j] = weights[j]
+        g.weights_q[j] = weights_q[j]
+        for l in range(k):
+            g.inv[l * k + j] = inv[l, j]
+            g.inv_q[l * k + j] = inv_q[l, j]
+    return 0
+
+
+cdef void garner32_rows(const Garner32* g, const uint32_t* const* rows, Py_ssize_t R,
+                        Py_ssize_t N, Py_ssize_t L, lane_t* out, int threads) noexcept nogil:
+    # garner32_mod on pointers: rows[j] -> prime j's (R, N) residues, out -> (R, L).
+    cdef Py_ssize_t per_row = (L + GARNER_BLOCK - 1) // GARNER_BLOCK
+    cdef Py_ssize_t blk, r, i0
+    if threads == 1:   # no OpenMP region for a small product's few blocks
+        for blk in range(R * per_row):
+            r = blk // per_row
+            i0 = (blk % per_row) * GARNER_BLOCK
+            garner32_block(rows, r * N + i0, g.k, min(L - i0, GARNER_BLOCK), g.primes, g.inv,
+                           g.inv_q, g.offsets, g.m, g.weights, g.weights_q, g.offset_m,
+                           out + r * L + i0)
+        return
+    for blk in prange(R * per_row, num_threads=threads, schedule="static"):
+        r = blk // per_row
+        i0 = (blk % per_row) * GARNER_BLOCK
+        garner32_block(rows, r * N + i0, g.k, min(L - i0, GARNER_BLOCK), g.primes, g.inv,
+                       g.inv_q, g.offsets, g.m, g.weights, g.weights_q, g.offset_m,
+                       out + r * L + i0)
+
+
 def garner32_mod(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,
                  const uint64_t[:, ::1] inv, const uint64_t[:, ::1] inv_q,
                  const uint64_t[::1] offsets, uint64_t m, const uint64_t[::1] weights,
@@ -85,32 +153,90 @@ def garner32_mod(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,
     mod m, weights_q[j] = floor(weights[j] 2^32 / m), weights[0] = 1; offset_m < m.
     """
     cdef Py_ssize_t k = products.shape[0], R = products.shape[1], N = products.shape[2]
-    cdef Py_ssize_t L = out.shape[1], per_row, nblocks, blk, r, i0, j, l
+    cdef Py_ssize_t L = out.shape[1], j
     cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
-    if out.shape[0] != R or L > N or primes.shape[0] < k or offsets.shape[0] < k \
-            or weights.shape[0] < k or weights_q.shape[0] < k \
-            or inv.shape[0] != k or inv.shape[1] != k or inv_q.shape[0] != k or inv_q.shape[1] != k:
+    cdef Garner32 g
+    if out.shape[0] != R or L > N:
         raise ValueError("internal: garner32_mod shapes differ")
-    if k < 1 or k > GARNER32_MAX_PRIMES:
-        raise ValueError(f"garner32_mod takes 1..{GARNER32_MAX_PRIMES} primes, got {k}")
-    if not 2 <= m < (<uint64_t>1 << 32):
-        raise ValueError("garner32_mod needs 2 <= m < 2^32")
-    for j in range(k):
-        if primes[j] >= (<uint64_t>1 << 31):
-            raise ValueError("garner32_mod needs primes below 2^31")
-        for l in range(k):
-            if primes[l] >= 2 * primes[j]:
-                raise ValueError("garner32_mod needs every prime below twice the smallest")
+    garner32_setup(&g, primes, inv, inv_q, offsets, m, weights, weights_q, offset_m, k)
     if R == 0 or L == 0:
         return
     for j in range(k):
         rows[j] = &products[j, 0, 0]
-    per_row = (L + GARNER_BLOCK - 1) // GARNER_BLOCK
-    nblocks = R * per_row
     with nogil:
-        for blk in prange(nblocks, num_threads=threads, schedule="static"):
-            r = blk // per_row
-            i0 = (blk % per_row) * GARNER_BLOCK
-            garner32_block(rows, r * N + i0, k, L - i0 if L - i0 < GARNER_BLOCK else GARNER_BLOCK,
-                           &primes[0], &inv[0, 0], &inv_q[0, 0], &offsets[0], m, &weights[0],
-                           &weights_q[0], offset_m, &out[r, i0])
+        garner32_rows(&g, rows, R, N, L, &out[0, 0], threads)
+
+
+cdef class CRTProduct32:
+    """A whole fused CRT product of uint32 rows mod m < 2^32 in one call: for every
+    prime, padded_product (both zero-padded forward transforms and the product inside
+    the inverse, n^-1 folded in, the rows reduced mod p_j as they are read where m >
+    p_j), then garner32_mod straight from the k product rows.  Built once per primes,
+    length and modulus (poly.py caches it), so that a call pays for none of it: a
+    small product's time was mostly the per-prime calls' argument handling.
+
+    tables: one cyclic uint32-lane TransformTables of length n per prime; the other
+    arguments as garner32_mod's."""
+    cdef Garner32 g
+    cdef const Tables* t[GARNER32_MAX_PRIMES]
+    cdef uint32_t c[GARNER32_MAX_PRIMES]           # pointwise constants, n^-1 folded in
+    cdef bint reduce_src[GARNER32_MAX_PRIMES]      # m > p_j: rows read mod p_j
+    cdef readonly tuple tables                      # keeps t's tables alive
+    cdef readonly Py_ssize_t n
+
+    def __init__(self, tuple tables, const uint64_t[::1] primes, const uint64_t[:, ::1] inv,
+                 const uint64_t[:, ::1] inv_q, const uint64_t[::1] offsets, uint64_t m,
+                 const uint64_t[::1] weights, const uint64_t[::1] weights_q, uint64_t offset_m):
+        cdef Py_ssize_t j, k = len(tables)
+        cdef TransformTables tt
+        garner32_setup(&self.g, primes, inv, inv_q, offsets, m, weights, weights_q, offset_m, k)
+        self.tables = tables
+        self.n = (<TransformTables?>tables[0]).n
+        for j in range(k):
+            tt = <TransformTables?>tables[j]
+            if tt.n != self.n or tt.c.mod.p != primes[j] or tt.c.twist.w != NULL \
+                    or tt.arrays["fwd_tw"].dtype.itemsize != 4:
+                raise ValueError("internal: CRTProduct32 needs cyclic uint32 tables of one "
+                                 "length, one per prime")
+            self.t[j] = &tt.c
+            self.c[j] = <uint32_t>pointwise_constant(&tt.c.mod, pow(self.n, -1, primes[j]), 32)
+            self.reduce_src[j] = m > primes[j]
+
+    def run(self, const source_t[:, ::1] a, const source_t[:, ::1] b,
+            uint32_t[:, :, ::1] products, uint32_t[:, ::1] work, uint32_t[:, ::1] out,
+            int threads):
+        """out <- (a * b) mod m, the first L coefficients of each row's linear product;
+        returns the largest value of a and b: at or above m, out is meaningless
+        (computed without fault; values below 2^32 are read mod each prime, so any m
+        < 2^32 is a bound that one comparison checks).   # IN a, b (R, <= n/2);
+        OUT out (R, L <= n); products (k, R, n), work (R, n) scratch"""
+        cdef Py_ssize_t j, k = self.g.k, R = a.shape[0], n = self.n, L = out.shape[1]
+        cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
+        if b.shape[0] != R or products.shape[0] != k or products.shape[1] != R \
+                or products.shape[2] != n or work.shape[0] != R or work.shape[1] != n \
+                or out.shape[0] != R or L > n or n < 8 or 2 * a.shape[1] > n \
+                or 2 * b.shape[1] > n:
+            raise ValueError("internal: CRTProduct32.run shapes differ")
+        if R == 0:
+            return 0
+        cdef bint square = (a.shape[1] == b.shape[1] and
+                            (a.shape[1] == 0 or &a[0, 0] == &b[0, 0]))
+        cdef const source_t* pa = &a[0, 0] if a.shape[1] else NULL
+        cdef const source_t* pb = &b[0, 0] if b.shape[1] else NULL
+        cdef uint64_t* seen = _seen_slots(threads)
+        cdef uint64_t top, largest = 0
+        cdef size_t seen_bytes = (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t)
+        with nogil:
+            for j in range(k):
+                memset(seen, 0, seen_bytes)
+                top = padded_product_rows(pa, pb, square, R, a.shape[1], b.shape[1],
+                                          &products[j, 0, 0], &work[0, 0], n, self.t[j],
+                                          threads, self.c[j], self.reduce_src[j], seen)
+                largest = top if top > largest else largest
+                rows[j] = &products[j, 0, 0]
+                if largest >= self.g.m:
+                    break   # the caller starts again on the checked route
+            if largest < self.g.m and L > 0:
+                garner32_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
+        free(seen)
+        return largest

@@ -1337,25 +1337,34 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
                         (a.shape[1] == 0 or &a[0, 0] == &b[0, 0]))
     cdef lane_t c = <lane_t>pointwise_constant(&tables.c.mod, factor, 8 * sizeof(lane_t))
     cdef uint64_t* seen = _seen_slots(threads)
+    cdef uint64_t top
+    with nogil:
+        top = padded_product_rows(&a[0, 0] if a.shape[1] else NULL,
+                                  &b[0, 0] if b.shape[1] else NULL, square,
+                                  rows, a.shape[1], b.shape[1], &dst[0, 0], &work[0, 0], n,
+                                  &tables.c, threads, c, reduce_src, seen)
+    free(seen)
+    return top
+
+
+cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint square,
+                                  Py_ssize_t rows, Py_ssize_t ma, Py_ssize_t mb, lane_t* d,
+                                  lane_t* w, Py_ssize_t n, const Tables* t, int threads,
+                                  lane_t c, bint reduce_src, uint64_t* seen) noexcept nogil:
+    # padded_product on pointers (shapes checked by the caller; square: pb is pa);
+    # c = pointwise_constant(factor); seen: _seen_slots(threads), left dirty.  Returns
+    # the largest source value.
     cdef uint64_t top, top_b = 0
-    cdef const Tables* t = &tables.c
-    cdef const source_t* pa = &a[0, 0] if a.shape[1] else NULL
-    cdef const source_t* pb = &b[0, 0] if b.shape[1] else NULL
-    cdef lane_t* d = &dst[0, 0]
-    cdef lane_t* w = &work[0, 0]
     # uint32 lanes: the LAZY forward's [0, 2p) goes to the product unreduced
     cdef bint reduced = sizeof(lane_t) != 4
     # the transforms never leave this call: their order only has to agree
     cdef bint tiled = tiled_order(d, n, threads)
-    with nogil:
-        top = forward_padded_rows(pa, rows, a.shape[1], d, n, t, threads, reduced, reduce_src,
-                                  seen, tiled)
-        if not square:
-            memset(seen, 0, (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t))
-            top_b = forward_padded_rows(pb, rows, b.shape[1], w, n, t, threads, reduced,
-                                        reduce_src, seen, tiled)
-        pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False, tiled)
-    free(seen)
+    top = forward_padded_rows(pa, rows, ma, d, n, t, threads, reduced, reduce_src, seen, tiled)
+    if not square:
+        memset(seen, 0, (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t))
+        top_b = forward_padded_rows(pb, rows, mb, w, n, t, threads, reduced, reduce_src, seen,
+                                    tiled)
+    pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False, tiled)
     return top if top >= top_b else top_b
 
 

@@ -199,38 +199,42 @@ def _plan(N, p, dtype, kind):
 # ---------------------------------------------------------------- cost model
 # Schoolbook, fitted to single-thread timings (polymul with each path forced,
 # na = nb = n = 16..2048, one row, and 1000 rows of n <= 32): 0.6 ns per product +
-# 3 ns per output coefficient when a coefficient fits one 64-bit word, else 0.5 ns
-# + 21.5 ns.
+# 3 ns per output coefficient when a coefficient fits one 64-bit word, else 1.0 ns
+# + 21.5 ns (1.0 on Zen 3 / AVX2, 2026-11-25; the AVX-512 Xeon's fit was 0.5).
 # Transforms: crt.transform_costs() measures the active kernels once per process
 # (ns per element per stage of a uint32 transform, and the uint64/uint32 ratio);
 # on top of that a fixed cost per prime, and for CRT reconstruction (Garner digits,
 # then the reduction mod m) a fixed cost + per prime per output coefficient 4 ns
-# (~30-bit primes, _garner32) or 12 ns (~62-bit primes, _crt).  The fixed costs
-# are 1 us per prime and 2 us when each prime's product is one padded_product call
-# (and the fused reconstruction serves m), else 10 us per prime and 15 us.
-# Measured, na = nb = n, one row, one thread, both paths forced and timed
-# (~10 us of call overhead in both), AVX-512 build (schoolbook vs transforms):
-#   m = 998244353 (direct):            transforms faster from n = 32 (14.6 vs 11.3 us)
-#   m = 10**9+7 (three 30-bit primes): n ~ 100 (96: 17.7 vs 18.1 us; 128: 22.9 vs 18.5)
+# (~30-bit primes, _garner32) or 12 ns (~62-bit primes, _crt), 0.5 ns for the fused
+# reconstruction.  The fixed costs are 10 us per prime and 15 us for the general
+# route; when each prime's product is one padded_product call, 0.1 us per prime
+# (the call itself costs about what the schoolbook's costs), and when the whole CRT
+# product is one call (CRTBasis.fused_product32), nothing on top of that.
+# Measured on Zen 3 (AVX2), na = nb = n, one row, one thread, both paths forced and
+# timed (`python /tmp`-style script: poly.schoolbook against _prime_product /
+# _crt_product; ~4.3 us of call overhead in each):
+#   m = 998244353 (direct):            transforms faster from n = 24 (5.6 vs 5.5 us)
+#   m = 10**9+7 (three 30-bit primes, one call): from n = 24 (5.6 vs 5.2 us)
 #   m = 2**32-5 (the same primes, inputs reduced mod each as they are read):
-#                                      n ~ 100 (96: 17.5 vs 17.7 us; 128: 21.8 vs 18.2)
-#   m = 2**32 (three 30-bit primes):   n ~ 300 (256: 62 vs 72 us; 384: 115 vs 81)
-#   m = 2**64-1 (five 30-bit primes):  n ~ 450 (384: 111 vs 127 us; 512: 181 vs 137)
-# The model picks the faster path at every size measured but 2**32 at n = 256
-# (schoolbook 58 vs 55 us), and for 1000 rows of n = 2..32 (998244353, 10**9+7).
+#                                      from n = 24 (5.6 vs 5.4 us)
+#   m = 2**32 (three 30-bit primes, general route): n ~ 200 (128: 25.5 vs 32.7 us;
+#                                      256: 80 vs 39)
+# (AVX-512 build, before the one-call CRT product: 998244353 from n = 32, 10**9+7
+# and 2**32-5 n ~ 100, 2**32 n ~ 300, 2**64-1 (five 30-bit primes) n ~ 450.)
 # Unbalanced products (na << nb) stay on the schoolbook longer, as they should.
 
-SCHOOL_NS, SCHOOL_NS_THREE, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 0.5, 3.0, 21.5
+SCHOOL_NS, SCHOOL_NS_THREE, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 1.0, 3.0, 21.5
 PRIME_NS, CRT_NS = 10000.0, 15000.0
 # The same fixed costs when every prime's product is one padded_product call and the
 # fused reconstruction serves m (see _crt_product; refitted as above).
-PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL = 1000.0, 2000.0
+PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL = 100.0, 0.0
 # Batches of short rows: ~150 ns per row and prime of fixed kernel work, and below
 # N = 64 the transforms run the scalar code, ~10x the calibrated vector cost per
 # element and stage (R = 1000 rows, 998244353: N = 8 247 us, N = 16 405 us, N = 32
 # 582 us, N = 64 250 us; schoolbook up to n = 16 faster).
 ROW_NS, SCALAR_BELOW, SCALAR_FACTOR = 150.0, 64, 10.0
 CRT_COEFF_NS = {U32: 4.0, U64: 12.0}
+CRT_COEFF_NS_FUSED = 0.5
 
 
 def _schoolbook_cheaper(R, na, nb, m, transform_ns):
@@ -250,7 +254,7 @@ def _transform_cost(R, N, k_weighted, k, crt=None, one_call=False):
     prime_ns, crt_ns = (PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL) if one_call else (PRIME_NS, CRT_NS)
     cost = 3 * R * N * max(N.bit_length() - 1, 1) * ns * k_weighted + (prime_ns + ROW_NS * R) * k
     if crt is not None:
-        cost += crt_ns + CRT_COEFF_NS[crt] * k * R * N
+        cost += crt_ns + (CRT_COEFF_NS_FUSED if one_call else CRT_COEFF_NS[crt]) * k * R * N
     return cost
 
 
@@ -467,6 +471,12 @@ def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
         products = scratch("crt", (basis.k, R, N), basis.dtype)
         work = scratch("operand", (R, N), basis.dtype)
         t = effective_threads(threads, R * N)
+        if kind == "cyclic" and _padded_fits(A2, B2, N):
+            # all of it one kernel call (values read mod each prime as they load)
+            out = np.empty((R, L), dtype=output_dtype(m))
+            if basis.fused_product32(N, m, offset).run(A2, B2, products, work, out, t) >= m:
+                raise _Unchecked   # (checked inputs are below m)
+            return out
         for j, p in enumerate(basis.primes):
             _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=m > p, out=products[j],
                            checked=checked, bound=m, work=work)
