@@ -93,17 +93,18 @@ def test_rejects_what_it_cannot_do(isa):
     assert not small.fused32(7) and basis.fused32(7) and not basis.fused32(2**32)
 
 
-def crt_product32(kernels, basis, n, m, offset=0, family=None):
-    """kernels.CRTProduct32 for basis, length n and modulus m (the plans' default family,
-    or `family`), built as CRTBasis.fused_product32 builds it for the active build."""
+def fused_args(kernels, basis, n, m, offset=0, family=None):
+    """CRTProduct32's arguments, as CRTBasis.fused_product32 builds them for the active
+    build: the primes' tables of length n (the plans' default family, or `family`) and
+    the Garner constants for m (garner32_mod's arguments after `products`)."""
     from test_ntt import tables_for
     from ntt_cy.plan import get_plan
 
     plans = [get_plan(n, p, dtype=np.uint32) for p in basis.primes]
     tables = tuple(tables_for(kernels, plan, family or plan.reduction) for plan in plans)
     weights, weights_q = basis._shoup_weights(m)
-    return kernels.CRTProduct32(tables, basis.primes_array, basis._inv, basis._inv_q,
-                                basis._offsets(offset), m, weights, weights_q, offset % m)
+    return tables, (basis.primes_array, basis._inv, basis._inv_q, basis._offsets(offset), m,
+                    weights, weights_q, offset % m)
 
 
 @pytest.mark.parametrize("isa", checkable_isas())
@@ -111,14 +112,12 @@ def crt_product32(kernels, basis, n, m, offset=0, family=None):
 def test_crt_product32_is_padded_products_then_garner(isa, m):
     # one call == padded_product per prime (rows read mod p_j where m > p_j) and then
     # garner32_mod; exact against Python ints where that is quick
-    from test_ntt import tables_for
-    from ntt_cy.plan import get_plan
-
     kernels = load(isa)
     basis = crt.crt_basis(POOL[:3], np.uint32)
     rng = np.random.default_rng(m % 1009)
     for n, family in ((8, None), (256, None), (256, "montgomery"), (1 << 13, None)):
-        fused = crt_product32(kernels, basis, n, m, offset=12345, family=family)
+        tables, garner = fused_args(kernels, basis, n, m, offset=12345, family=family)
+        fused = kernels.CRTProduct32(tables, *garner)
         for ma, mb in sorted({(n // 2, n // 2), (n // 2 - 3, 1), (1, n // 2)}):
             for src in (np.uint32, np.uint64):
                 a = rng.integers(0, m, (2, ma), dtype=np.uint64).astype(src)
@@ -126,26 +125,20 @@ def test_crt_product32_is_padded_products_then_garner(isa, m):
                 a[0, :] = m - 1
                 b[1, 0] = m - 1
                 for x, y in ((a, b), (a, a)):
-                    rows = x.shape[0]
-                    Lxy = x.shape[1] + y.shape[1] - 1
+                    rows, L = x.shape[0], x.shape[1] + y.shape[1] - 1
                     products = np.empty((basis.k, rows, n), np.uint32)
                     for j, p in enumerate(basis.primes):
-                        tables = tables_for(kernels, get_plan(n, p, dtype=np.uint32),
-                                            family or get_plan(n, p, dtype=np.uint32).reduction)
                         kernels.padded_product(x, y, products[j], np.empty((rows, n), np.uint32),
-                                               tables, 1, pow(n, -1, p), m > p)
-                    want = np.empty((rows, Lxy), np.uint32)
-                    weights, weights_q = basis._shoup_weights(m)
-                    kernels.garner32_mod(products, basis.primes_array, basis._inv, basis._inv_q,
-                                         basis._offsets(12345), m, weights, weights_q,
-                                         12345 % m, want, 1)
+                                               tables[j], 1, pow(n, -1, p), m > p)
+                    want = np.empty((rows, L), np.uint32)
+                    kernels.garner32_mod(products, *garner, want, 1)
                     if n <= 256:
                         exact = [[int(v) for v in np.convolve(x[r].astype(object),
                                                               y[r].astype(object)) % m]
                                  for r in range(rows)]
                         assert want.tolist() == exact
                     for threads in (1, 2):
-                        got = np.empty((rows, Lxy), np.uint32)
+                        got = np.empty((rows, L), np.uint32)
                         top = fused.run(x, y, np.empty((basis.k, rows, n), np.uint32),
                                         np.empty((rows, n), np.uint32), got, threads)
                         assert top == max(int(x.max()), int(y.max())) == m - 1
@@ -157,7 +150,8 @@ def test_crt_product32_reports_values_at_or_above_m(isa):
     kernels = load(isa)
     basis = crt.crt_basis(POOL[:3], np.uint32)
     m, n = 10**9 + 7, 64
-    fused = crt_product32(kernels, basis, n, m)
+    tables, garner = fused_args(kernels, basis, n, m)
+    fused = kernels.CRTProduct32(tables, *garner)
     scratch = (np.empty((3, 1, n), np.uint32), np.empty((1, n), np.uint32))
     out = np.zeros((1, 63), np.uint32)
     for bad, dtype in ((m, np.uint32), (2**32 - 1, np.uint32), (2**40, np.uint64)):
@@ -175,7 +169,8 @@ def test_crt_product32_rejects_what_it_cannot_do(isa):
     kernels = load(isa)
     basis = crt.crt_basis(POOL[:3], np.uint32)
     m, n = 10**9 + 7, 64
-    fused = crt_product32(kernels, basis, n, m)
+    good, garner = fused_args(kernels, basis, n, m)
+    fused = kernels.CRTProduct32(good, *garner)
     ok = (np.ones((1, 32), np.uint32), np.ones((1, 32), np.uint32),
           np.empty((3, 1, n), np.uint32), np.empty((1, n), np.uint32), np.empty((1, 63), np.uint32))
     for k, bad in ((0, np.ones((1, 33), np.uint32)), (2, np.empty((2, 1, n), np.uint32)),
@@ -184,11 +179,6 @@ def test_crt_product32_rejects_what_it_cannot_do(isa):
         args[k] = bad
         with pytest.raises(ValueError, match="shapes differ"):
             fused.run(*args, 1)
-    weights, weights_q = basis._shoup_weights(m)
-    rest = (basis.primes_array, basis._inv, basis._inv_q, basis._offsets(0), m, weights,
-            weights_q, 0)
-    plans = [get_plan(n, p, dtype=np.uint32) for p in basis.primes]
-    good = [tables_for(kernels, plan, plan.reduction) for plan in plans]
     negacyclic = get_plan(n, basis.primes[1], dtype=np.uint32, kind="negacyclic")
     wide = get_plan(n, basis.primes[1], dtype=np.uint64)
     for swap in (tables_for(kernels, negacyclic, negacyclic.reduction),     # not cyclic
@@ -197,8 +187,7 @@ def test_crt_product32_rejects_what_it_cannot_do(isa):
                  tables_for(kernels, get_plan(2 * n, basis.primes[1], dtype=np.uint32),
                             "lazy")):                                       # another length
         with pytest.raises(ValueError, match="CRTProduct32 needs"):
-            kernels.CRTProduct32((good[0], swap, good[2]), *rest)
+            kernels.CRTProduct32((good[0], swap, good[2]), *garner)
+    small = crt.crt_basis((POOL[0], 7340033, POOL[1]), np.uint32)   # 7340033 < p/2
     with pytest.raises(ValueError, match="twice the smallest"):
-        small = crt.crt_basis((POOL[0], 7340033, POOL[1]), np.uint32)
-        kernels.CRTProduct32(tuple(good), small.primes_array, small._inv, small._inv_q,
-                             *rest[3:])
+        kernels.CRTProduct32(good, small.primes_array, small._inv, small._inv_q, *garner[3:])
