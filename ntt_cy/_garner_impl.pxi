@@ -20,6 +20,13 @@ cdef extern from "_simd_garner_avx512.h" nogil:
                              const uint64_t* offsets, uint64_t m, const uint64_t* weights,
                              const uint64_t* weights_q, uint64_t offset_m, uint64_t* result,
                              uint32_t* result32)
+    size_t ntt_simd_garner32_digits(const uint32_t* const* rows, size_t start, size_t k,
+                                    size_t cnt, const uint64_t* primes, const uint64_t* inv,
+                                    const uint64_t* inv_q, const uint64_t* offsets,
+                                    uint32_t* const* digits)
+
+cdef extern from "_u128.h" nogil:
+    uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
 
 DEF GARNER_BLOCK = 512
 DEF GARNER32_MAX_PRIMES = 8
@@ -81,22 +88,42 @@ cdef struct Garner32:
     uint64_t weights_q[GARNER32_MAX_PRIMES]
     uint64_t inv[GARNER32_MAX_PRIMES * GARNER32_MAX_PRIMES]     # (k, k) row-major
     uint64_t inv_q[GARNER32_MAX_PRIMES * GARNER32_MAX_PRIMES]
+    # garner32_mod64 only: m's barrett_mul64 constants and 2^64 mod m
+    uint64_t barrett_d
+    uint64_t barrett_v
+    int barrett_shift
+    uint64_t r64
 
 
 cdef int garner32_setup(Garner32* g, const uint64_t[::1] primes, const uint64_t[:, ::1] inv,
                         const uint64_t[:, ::1] inv_q, const uint64_t[::1] offsets, uint64_t m,
                         const uint64_t[::1] weights, const uint64_t[::1] weights_q,
                         uint64_t offset_m, Py_ssize_t k) except -1:
-    # g <- the constants of k primes, after the checks garner32_mod documents.
+    # g <- the constants of k primes and m < 2^32, after the checks garner32_mod documents.
+    cdef Py_ssize_t j
+    garner32_setup_primes(g, primes, inv, inv_q, offsets, k)
+    if weights.shape[0] < k or weights_q.shape[0] < k:
+        raise ValueError("internal: garner32_mod shapes differ")
+    if not 2 <= m < (<uint64_t>1 << 32):
+        raise ValueError("garner32_mod needs 2 <= m < 2^32")
+    g.m = m
+    g.offset_m = offset_m
+    for j in range(k):
+        g.weights[j] = weights[j]
+        g.weights_q[j] = weights_q[j]
+    return 0
+
+
+cdef int garner32_setup_primes(Garner32* g, const uint64_t[::1] primes,
+                               const uint64_t[:, ::1] inv, const uint64_t[:, ::1] inv_q,
+                               const uint64_t[::1] offsets, Py_ssize_t k) except -1:
+    # g <- the primes' constants (garner32_mod's checks on them).
     cdef Py_ssize_t j, l
-    if primes.shape[0] < k or offsets.shape[0] < k or weights.shape[0] < k \
-            or weights_q.shape[0] < k or inv.shape[0] != k or inv.shape[1] != k \
-            or inv_q.shape[0] != k or inv_q.shape[1] != k:
+    if primes.shape[0] < k or offsets.shape[0] < k or inv.shape[0] != k \
+            or inv.shape[1] != k or inv_q.shape[0] != k or inv_q.shape[1] != k:
         raise ValueError("internal: garner32_mod shapes differ")
     if k < 1 or k > GARNER32_MAX_PRIMES:
         raise ValueError(f"garner32_mod takes 1..{GARNER32_MAX_PRIMES} primes, got {k}")
-    if not 2 <= m < (<uint64_t>1 << 32):
-        raise ValueError("garner32_mod needs 2 <= m < 2^32")
     for j in range(k):
         if primes[j] >= (<uint64_t>1 << 31):
             raise ValueError("garner32_mod needs primes below 2^31")
@@ -104,13 +131,9 @@ cdef int garner32_setup(Garner32* g, const uint64_t[::1] primes, const uint64_t[
             if primes[l] >= 2 * primes[j]:
                 raise ValueError("garner32_mod needs every prime below twice the smallest")
     g.k = k
-    g.m = m
-    g.offset_m = offset_m
     for j in range(k):
         g.primes[j] = primes[j]
         g.offsets[j] = offsets[j]
-        g.weights[j] = weights[j]
-        g.weights_q[j] = weights_q[j]
         for l in range(k):
             g.inv[l * k + j] = inv[l, j]
             g.inv_q[l * k + j] = inv_q[l, j]
@@ -240,3 +263,99 @@ cdef class CRTProduct32:
                 garner32_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
         free(seen)
         return largest
+
+
+# x mod m for 2 <= m < 2^64 (the moduli above 2^32 that garner32_mod cannot take):
+# the same digits, computed by the vector bodies (ntt_simd_garner32_digits) a block
+# at a time, then per coefficient the weighted sum sum_j v_j W_j in two words (each
+# term below 2^95, k <= 8 terms: below 2^98) and one reduction mod m.  Replaces the
+# route through uint64 residues, ntt_cy._garner32's scalar digits and digits_mod32:
+# Zen 3, polymul n = 2^17 mod 2^61 - 1 (five primes): see docs/speed-journal.md.
+
+cdef inline void garner32_digits_one(const Garner32* g, const uint32_t* const* rows,
+                                     Py_ssize_t at, uint64_t* v) noexcept nogil:
+    # v[j] <- digit j in [0, p_j) of the coefficient at `at` (rows[j][at] < p_j)
+    cdef Py_ssize_t j, l, k = g.k
+    cdef uint64_t pj, t, u
+    for j in range(k):
+        pj = g.primes[j]
+        t = fold_once(rows[j][at] + g.offsets[j], pj)   # r_j + offset_j < 2 p_j
+        for l in range(j):
+            u = fold_once(v[l], pj)                     # v_l < p_l < 2 p_j -> v_l mod p_j
+            t = t - u + (pj if t < u else 0)
+            t = fold_once(shoup_mul32_wide(t, g.inv[l * k + j], g.inv_q[l * k + j], pj), pj)
+        v[j] = t
+
+
+cdef inline uint64_t garner32_sum_mod64(const Garner32* g, const uint64_t* v) noexcept nogil:
+    # (sum_j v_j W_j - offset_m) mod m; v_j < 2^31, W_j < m < 2^64, k <= 8
+    cdef uint64_t lo = 0, hi = 0, plo, phi, x
+    cdef Py_ssize_t j
+    for j in range(g.k):
+        plo = ntt_mul_wide(v[j], g.weights[j], &phi)
+        lo += plo
+        hi += phi + (lo < plo)            # hi < 2^34: no carry out of it
+    # (hi 2^64 + lo) mod m = hi (2^64 mod m) + lo mod m (barrett_mul64: a < 2^64, b < m)
+    x = add_mod64(barrett_mul64(hi, g.r64, g.barrett_d, g.barrett_v, g.barrett_shift),
+                  barrett_mul64(lo, 1, g.barrett_d, g.barrett_v, g.barrett_shift), g.m)
+    return x - g.offset_m + (g.m if x < g.offset_m else 0)
+
+
+cdef void garner32_mod64_block(const Garner32* g, const uint32_t* const* rows,
+                               Py_ssize_t start, Py_ssize_t cnt, uint64_t* out) noexcept nogil:
+    # cnt <= GARNER_BLOCK coefficients from `start` of every row into out[0:cnt]
+    cdef uint32_t digits[GARNER32_MAX_PRIMES][GARNER_BLOCK]
+    cdef uint32_t* digit_rows[GARNER32_MAX_PRIMES]
+    cdef uint64_t v[GARNER32_MAX_PRIMES]
+    cdef Py_ssize_t i, j, done
+    for j in range(g.k):
+        digit_rows[j] = digits[j]
+    done = ntt_simd_garner32_digits(rows, start, g.k, cnt, g.primes, g.inv, g.inv_q,
+                                    g.offsets, digit_rows)
+    for i in range(cnt):
+        if i < done:
+            for j in range(g.k):
+                v[j] = digits[j][i]
+        else:
+            garner32_digits_one(g, rows, start + i, v)
+        out[i] = garner32_sum_mod64(g, v)
+
+
+def garner32_mod64(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,
+                   const uint64_t[:, ::1] inv, const uint64_t[:, ::1] inv_q,
+                   const uint64_t[::1] offsets, uint64_t m, const uint64_t[::1] weights,
+                   uint64_t barrett_d, uint64_t barrett_v, int barrett_shift,
+                   uint64_t offset_m, uint64_t[:, ::1] out, int threads):
+    """garner32_mod for any 2 <= m < 2^64, into uint64.   # IN products (k, R, N >= L);
+    OUT out (R, L)
+
+    primes, inv, inv_q, offsets as garner32_mod; weights[j] = p_0 ... p_{j-1} mod m;
+    (barrett_d, barrett_v, barrett_shift): m's constants (plan.modulus_constants);
+    offset_m < m."""
+    cdef Py_ssize_t k = products.shape[0], R = products.shape[1], N = products.shape[2]
+    cdef Py_ssize_t L = out.shape[1], per_row, blk, r, i0, j
+    cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
+    cdef Garner32 g
+    if out.shape[0] != R or L > N or weights.shape[0] < k:
+        raise ValueError("internal: garner32_mod64 shapes differ")
+    garner32_setup_primes(&g, primes, inv, inv_q, offsets, k)
+    if m < 2 or offset_m >= m:
+        raise ValueError("garner32_mod64 needs m >= 2 and offset_m < m")
+    for j in range(k):
+        if weights[j] >= m:
+            raise ValueError("garner32_mod64 needs weights below m")
+        g.weights[j] = weights[j]
+    g.m, g.offset_m = m, offset_m
+    g.barrett_d, g.barrett_v, g.barrett_shift = barrett_d, barrett_v, barrett_shift
+    g.r64 = (<uint64_t>0 - m) % m     # 2^64 mod m
+    if R == 0 or L == 0:
+        return
+    for j in range(k):
+        rows[j] = &products[j, 0, 0]
+    per_row = (L + GARNER_BLOCK - 1) // GARNER_BLOCK
+    with nogil:
+        for blk in prange(R * per_row, num_threads=threads, schedule="static"):
+            r = blk // per_row
+            i0 = (blk % per_row) * GARNER_BLOCK
+            garner32_mod64_block(&g, rows, r * N + i0, min(L - i0, GARNER_BLOCK),
+                                 &out[r, i0])

@@ -23,6 +23,7 @@ float_twiddles = kernels.float_twiddles
 shoup_quotients = kernels.shoup_quotients
 garner32_mod = kernels.garner32_mod
 CRTProduct32 = kernels.CRTProduct32
+garner32_mod64 = kernels.garner32_mod64
 
 # The uint32 / uint64 specialisations of the transforms, by lane dtype and direction
 # (TRANSFORMS[dtype][is_forward]): a call through the fused function first picks one
@@ -33,4 +34,4 @@ TRANSFORMS = {np.dtype(np.uint32): (inverse["uint32_t"], forward["uint32_t"]),
 __all__ = ["ACTIVE_ISA", "TRANSFORMS", "FAMILY_CODES", "TransformTables", "forward",
            "forward_padded", "inverse", "pointwise_mul", "pointwise_inverse", "padded_product",
            "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "float_twiddles",
-           "shoup_quotients", "garner32_mod", "CRTProduct32"]
+           "shoup_quotients", "garner32_mod", "CRTProduct32", "garner32_mod64"]

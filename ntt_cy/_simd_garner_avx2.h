@@ -89,16 +89,11 @@ NTT_INLINE __m256i ntt_wg_coefficients(const uint32_t *const *rows, size_t at, s
  *     per step (k = 3, no offsets: 65 vector ops per 8 coefficients instead of 92, 57
  *     when p_0 <= 2m: see the sum's start below);
  *   zero_offset: all offsets 0 (linear products), their additions skipped. */
-NTT_INLINE __m256i ntt_wg8_coefficients(int lazy, int zero_offset,
-                                        const uint32_t *const *rows, size_t at, size_t k,
-                                        const uint64_t *primes, const uint64_t *inv,
-                                        const uint64_t *inv_q, const uint64_t *offsets,
-                                        uint64_t m, const uint64_t *weights,
-                                        const uint64_t *weights_q, uint64_t offset_m) {
-    const __m256i vm = _mm256_set1_epi32((int)m), two_m = _mm256_set1_epi32((int)(2 * m));
-    __m256i d[8];
-    if (k < 1)
-        return _mm256_setzero_si256();
+NTT_INLINE void ntt_wg8_digits(int lazy, int zero_offset, const uint32_t *const *rows,
+                               size_t at, size_t k, const uint64_t *primes,
+                               const uint64_t *inv, const uint64_t *inv_q,
+                               const uint64_t *offsets, __m256i d[8]) {
+    /* d[j] <- the digit v_j in [0, p_j) of 8 coefficients from `at` */
     for (size_t j = 0; j < k; j++) {
         __m256i p = _mm256_set1_epi32((int)primes[j]);
         __m256i two_p = _mm256_set1_epi32((int)(2 * primes[j]));
@@ -120,6 +115,19 @@ NTT_INLINE __m256i ntt_wg8_coefficients(int lazy, int zero_offset,
         /* the digit v_j < p_j (already so unless lazy, or with offsets) */
         d[j] = !lazy || (zero_offset && j == 0) ? t : ntt_w32_fold(t, p);
     }
+}
+
+NTT_INLINE __m256i ntt_wg8_coefficients(int lazy, int zero_offset,
+                                        const uint32_t *const *rows, size_t at, size_t k,
+                                        const uint64_t *primes, const uint64_t *inv,
+                                        const uint64_t *inv_q, const uint64_t *offsets,
+                                        uint64_t m, const uint64_t *weights,
+                                        const uint64_t *weights_q, uint64_t offset_m) {
+    const __m256i vm = _mm256_set1_epi32((int)m), two_m = _mm256_set1_epi32((int)(2 * m));
+    __m256i d[8];
+    if (k < 1)
+        return _mm256_setzero_si256();
+    ntt_wg8_digits(lazy, zero_offset, rows, at, k, primes, inv, inv_q, offsets, d);
     /* W_0 = 1: v_0 mod m, in [0, 2m) (lazy) or [0, m).  Lazy with p_0 <= 2m (m near
      * the pool's primes, e.g. 10^9 + 7): v_0 < p_0 already is, no product (a test the
      * loop hoists: p_0 and m are the same for every coefficient). */
@@ -202,6 +210,26 @@ ntt_wg_garner32_k(int mode, size_t k, const uint32_t *const *rows, size_t start,
     }
     return done;
 }
+
+/* The digits alone, as the AVX-512 ntt_vg_digits32_k (8 coefficients per step). */
+NTT_INLINE size_t ntt_wg_digits32_k(int lazy, int zero_offset, size_t k,
+                                    const uint32_t *const *rows, size_t start, size_t cnt,
+                                    const uint64_t *primes, const uint64_t *inv,
+                                    const uint64_t *inv_q, const uint64_t *offsets,
+                                    uint32_t *const *digits) {
+    size_t i, done = cnt & ~(size_t)7;
+    __m256i d[8];
+    if (k < 1 || k > 8)
+        return 0;
+    for (i = 0; i < done; i += 8) {
+        ntt_wg8_digits(lazy, zero_offset, rows, start + i, k, primes, inv, inv_q, offsets, d);
+        for (size_t j = 0; j < k; j++)
+            _mm256_storeu_si256((__m256i *)(digits[j] + i), d[j]);
+    }
+    return done;
+}
+
+#define NTT_GARNER_DIGITS_K ntt_wg_digits32_k
 
 static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start, size_t k,
                                        size_t cnt, const uint64_t *primes, const uint64_t *inv,

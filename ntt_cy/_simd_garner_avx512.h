@@ -53,6 +53,30 @@ static inline int ntt_garner_mode(size_t k, const uint64_t *primes, const uint64
      : (mode) == NTT_WG_NARROW       ? fn(NTT_WG_NARROW, k, __VA_ARGS__)                  \
                                      : fn(NTT_WG_WIDE, k, __VA_ARGS__))
 
+/* The digits alone (ntt_simd_garner32_digits): lazy 32-bit lanes when every prime is
+ * at most 2^30, else the folded ones (primes below 2^31); offsets skipped when all
+ * are 0.  Both literals, one loop each. */
+static inline int ntt_garner_digits_lazy(size_t k, const uint64_t *primes) {
+    int lazy = 1;
+    for (size_t j = 0; j < k; j++)
+        lazy &= primes[j] <= (1ull << 30);
+    return lazy;
+}
+
+static inline int ntt_garner_no_offset(size_t k, const uint64_t *offsets) {
+    int none = 1;
+    for (size_t j = 0; j < k; j++)
+        none &= offsets[j] == 0;
+    return none;
+}
+
+#define NTT_WG_DIGITS_BY_MODE(fn, k, primes, offsets, ...)                                \
+    (ntt_garner_digits_lazy(k, primes)                                                    \
+         ? (ntt_garner_no_offset(k, offsets) ? fn(1, 1, k, __VA_ARGS__)                  \
+                                             : fn(1, 0, k, __VA_ARGS__))                 \
+         : (ntt_garner_no_offset(k, offsets) ? fn(0, 1, k, __VA_ARGS__)                  \
+                                             : fn(0, 0, k, __VA_ARGS__)))
+
 #if defined(NTT_CY_AVX512_BW)
 
 /* a*w mod q in [0, 2q): a, w, wq = floor(w 2^32 / q), q all below 2^32. */
@@ -109,14 +133,11 @@ NTT_INLINE __m512i ntt_vg_coefficients(const uint32_t *const *rows, size_t at, s
 
 /* 16 coefficients from `at` in 32-bit lanes, as the AVX2 ntt_wg8_coefficients (lazy,
  * zero_offset: literals; the ranges that make them exact are stated there). */
-NTT_INLINE __m512i ntt_vg16_coefficients(int lazy, int zero_offset,
-                                         const uint32_t *const *rows, size_t at, size_t k,
-                                         const uint64_t *primes, const uint64_t *inv,
-                                         const uint64_t *inv_q, const uint64_t *offsets,
-                                         uint64_t m, const uint64_t *weights,
-                                         const uint64_t *weights_q, uint64_t offset_m) {
-    const __m512i vm = _mm512_set1_epi32((int)m), two_m = _mm512_set1_epi32((int)(2 * m));
-    __m512i d[8];
+NTT_INLINE void ntt_vg16_digits(int lazy, int zero_offset, const uint32_t *const *rows,
+                                size_t at, size_t k, const uint64_t *primes,
+                                const uint64_t *inv, const uint64_t *inv_q,
+                                const uint64_t *offsets, __m512i d[8]) {
+    /* d[j] <- the digit v_j in [0, p_j) of 16 coefficients from `at` */
     for (size_t j = 0; j < k; j++) {
         __m512i p = _mm512_set1_epi32((int)primes[j]);
         __m512i two_p = _mm512_set1_epi32((int)(2 * primes[j]));
@@ -138,6 +159,17 @@ NTT_INLINE __m512i ntt_vg16_coefficients(int lazy, int zero_offset,
         /* the digit v_j < p_j (already so unless lazy, or with offsets) */
         d[j] = !lazy || (zero_offset && j == 0) ? t : ntt_v32_fold2p(t, p);
     }
+}
+
+NTT_INLINE __m512i ntt_vg16_coefficients(int lazy, int zero_offset,
+                                         const uint32_t *const *rows, size_t at, size_t k,
+                                         const uint64_t *primes, const uint64_t *inv,
+                                         const uint64_t *inv_q, const uint64_t *offsets,
+                                         uint64_t m, const uint64_t *weights,
+                                         const uint64_t *weights_q, uint64_t offset_m) {
+    const __m512i vm = _mm512_set1_epi32((int)m), two_m = _mm512_set1_epi32((int)(2 * m));
+    __m512i d[8];
+    ntt_vg16_digits(lazy, zero_offset, rows, at, k, primes, inv, inv_q, offsets, d);
     /* W_0 = 1: v_0 mod m, in [0, 2m) (lazy) or [0, m); lazy with p_0 <= 2m: v_0 < p_0
      * already is, no product */
     __m512i q0 = _mm512_set1_epi32((int)weights_q[0]), acc;
@@ -214,6 +246,28 @@ static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start
                           weights_q, offset_m, result, result32);
 }
 
+/* The digits alone, for moduli the weighted sums above cannot take (m >= 2^32):
+ * digits[j][i] = v_j in [0, p_j) for coefficients start .. start + cnt (rounded down
+ * to 16).  lazy and zero_offset as in ntt_vg16_coefficients (literals at each call). */
+NTT_INLINE size_t ntt_vg_digits32_k(int lazy, int zero_offset, size_t k,
+                                    const uint32_t *const *rows, size_t start, size_t cnt,
+                                    const uint64_t *primes, const uint64_t *inv,
+                                    const uint64_t *inv_q, const uint64_t *offsets,
+                                    uint32_t *const *digits) {
+    size_t i, done = cnt & ~(size_t)15;
+    __m512i d[8];
+    if (k < 1 || k > 8)
+        return 0;
+    for (i = 0; i < done; i += 16) {
+        ntt_vg16_digits(lazy, zero_offset, rows, start + i, k, primes, inv, inv_q, offsets, d);
+        for (size_t j = 0; j < k; j++)
+            _mm512_storeu_si512(digits[j] + i, d[j]);
+    }
+    return done;
+}
+
+#define NTT_GARNER_DIGITS_K ntt_vg_digits32_k
+
 #elif defined(__AVX2__)
 #include "_simd_garner_avx2.h"
 
@@ -230,5 +284,22 @@ static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start
     (void)result32;
     return 0;
 }
+
 #endif
+
+/* The digits alone: the vector body of this build (NTT_GARNER_DIGITS_K), or nothing
+ * (the scalar loop does everything). */
+static inline size_t ntt_simd_garner32_digits(const uint32_t *const *rows, size_t start,
+                                              size_t k, size_t cnt, const uint64_t *primes,
+                                              const uint64_t *inv, const uint64_t *inv_q,
+                                              const uint64_t *offsets, uint32_t *const *digits) {
+#ifdef NTT_GARNER_DIGITS_K
+    return NTT_WG_DIGITS_BY_MODE(NTT_GARNER_DIGITS_K, k, primes, offsets, rows, start, cnt,
+                                 primes, inv, inv_q, offsets, digits);
+#else
+    (void)rows; (void)start; (void)k; (void)cnt; (void)primes; (void)inv; (void)inv_q;
+    (void)offsets; (void)digits;
+    return 0;
+#endif
+}
 #endif

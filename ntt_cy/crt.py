@@ -215,6 +215,21 @@ class CRTBasis:
         whole range check (see poly._crt_product)."""
         return self._fused32_basis and 2 <= m < 1 << 32
 
+    def fused64(self, m: int) -> bool:
+        """Whether reduce_products64 serves modulus m: the primes reduce_products32
+        takes, and a modulus it does not (2^32 <= m < 2^64)."""
+        return self._fused32_basis and 1 << 32 <= m < 1 << 64
+
+    def reduce_products64(self, products: np.ndarray, m: int, offset: int,
+                          out: np.ndarray, threads: int) -> np.ndarray:
+        """reduce_products32 for 2^32 <= m < 2^64 (fused64(m)), into out (R, L) uint64:
+        the same digits, then their weighted sum reduced mod m in 128-bit arithmetic."""
+        c, _, weights, _ = self._mod_constants(m)
+        _ntt.garner32_mod64(products, self.primes_array, self._inv, self._inv_q,
+                            self._offsets(offset), m, weights, c["barrett_d"], c["barrett_v"],
+                            c["barrett_shift"], offset % m, out, threads)
+        return out
+
     def reduce_products32(self, products: np.ndarray, m: int, offset: int,
                           out: np.ndarray, threads: int) -> np.ndarray:
         """c mod m for every convolution coefficient c, straight from the transform

@@ -482,6 +482,16 @@ def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
                            checked=checked, bound=m, work=work)
         out = np.empty((R, L), dtype=output_dtype(m))
         return basis.reduce_products32(products, m, offset, out, effective_threads(threads, R * L))
+    if basis.fused64(m):
+        # the same per-prime rows, reconstructed mod m >= 2^32 in one pass from them
+        products = scratch("crt", (basis.k, R, N), basis.dtype)
+        work = scratch("operand", (R, N), basis.dtype)
+        t = effective_threads(threads, R * N)
+        for j, p in enumerate(basis.primes):
+            _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=m > p, out=products[j],
+                           bound=m, work=work)
+        out = np.empty((R, L), dtype=U64)
+        return basis.reduce_products64(products, m, offset, out, effective_threads(threads, R * L))
     residues = crt_residues(A2, B2, basis, N, kind, L, threads, bound=m, offset=offset)
     t = effective_threads(threads, residues.size)
     digits = basis.digits(residues, t, out=residues)

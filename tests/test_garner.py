@@ -191,3 +191,66 @@ def test_crt_product32_rejects_what_it_cannot_do(isa):
     small = crt.crt_basis((POOL[0], 7340033, POOL[1]), np.uint32)   # 7340033 < p/2
     with pytest.raises(ValueError, match="twice the smallest"):
         kernels.CRTProduct32(good, small.primes_array, small._inv, small._inv_q, *garner[3:])
+
+
+MODULI64 = [2, 10**9 + 7, 2**32, 2**32 + 15, 2**61 - 1, 2**63 + 1, 2**64 - 59, 2**64 - 1]
+
+
+def run64(isa, products, basis, m, offset):
+    k, R, N = products.shape
+    out = np.empty((R, N - 3), dtype=np.uint64)
+    c, _, weights, _ = basis._mod_constants(m)
+    offsets = np.array([offset % p for p in basis.primes], dtype=np.uint64)
+    load(isa).garner32_mod64(products, basis.primes_array, basis._inv, basis._inv_q, offsets,
+                             m, weights, c["barrett_d"], c["barrett_v"], c["barrett_shift"],
+                             offset % m, out, 2)
+    return out
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
+@pytest.mark.parametrize("pool,k", [(pool, k) for pool in POOLS for k in (1, 3, 5, 8)
+                                    if k <= len(POOLS[pool]) and (pool != "mixed" or k > 1)])
+@pytest.mark.parametrize("m", MODULI64)
+def test_mod64_matches_python_crt(isa, pool, k, m):
+    # the vector digits (lazy below 2^30, folded up to 2^31) and the scalar tail, every
+    # digit at p_j - 1 and at 0, with and without offsets, two rows over three blocks
+    basis = crt.crt_basis(POOLS[pool][:k], np.uint32)
+    rng = np.random.default_rng(k * 1000 + m % 997)
+    N = 1053
+    products = np.stack([rng.integers(0, p, (2, N), dtype=np.uint64).astype(np.uint32)
+                         for p in basis.primes])
+    products[:, 0, :40] = np.array(basis.primes, dtype=np.uint32)[:, None] - 1
+    products[:, 1, :40] = 0
+    for offset in (0, int(rng.integers(1, 2**62)) % basis.product):
+        out = run64(isa, products, basis, m, offset)
+        for r in range(2):
+            expected = [python_crt(products[:, r, i], basis.primes, offset, m)
+                        for i in range(out.shape[1])]
+            assert [int(v) for v in out[r]] == expected, (offset, r)
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
+def test_mod64_rejects_what_it_cannot_do(isa):
+    kernels = load(isa)
+    basis = crt.crt_basis(POOL[:3], np.uint32)
+    products = np.zeros((3, 1, 8), dtype=np.uint32)
+    m = 2**61 - 1
+    c, _, weights, _ = basis._mod_constants(m)
+    consts = (c["barrett_d"], c["barrett_v"], c["barrett_shift"])
+    args = (basis.primes_array, basis._inv, basis._inv_q, np.zeros(3, np.uint64))
+    with pytest.raises(ValueError, match="shapes"):
+        kernels.garner32_mod64(products, *args, m, weights, *consts, 0,
+                               np.empty((1, 9), np.uint64), 1)
+    with pytest.raises(ValueError, match="offset_m < m"):
+        kernels.garner32_mod64(products, *args, m, weights, *consts, m,
+                               np.empty((1, 8), np.uint64), 1)
+    with pytest.raises(ValueError, match="weights below m"):
+        kernels.garner32_mod64(products, *args, 7, weights, *consts, 0,
+                               np.empty((1, 8), np.uint64), 1)
+    small = crt.crt_basis((POOL[0], 7340033, POOL[1]), np.uint32)   # 7340033 < p/2
+    with pytest.raises(ValueError, match="twice the smallest"):
+        kernels.garner32_mod64(products, small.primes_array, small._inv, small._inv_q,
+                               np.zeros(3, np.uint64), m, weights, *consts, 0,
+                               np.empty((1, 8), np.uint64), 1)
+    assert basis.fused64(2**32) and basis.fused64(2**64 - 1) and not basis.fused64(2**32 - 1)
+    assert not basis.fused64(2**64) and not small.fused64(m)
