@@ -92,7 +92,8 @@ class PolymulMemory:
     """Peak memory of large products; the track_ version reports peak extra bytes
     allocated during a warm call, divided by the bytes of inputs + output
     (issue 5 target: at most 4, tables excluded)."""
-    params = ([f"131072/{P30}", f"1048576/{P30}", f"131072/{10**9 + 7}", f"131072/{P51}"],)
+    params = ([f"131072/{P30}", f"1048576/{P30}", f"131072/{10**9 + 7}", f"131072/{P51}",
+               f"131072/{2**61 - 1}"],)
     param_names = ["n/modulus"]
     timeout = 120
 

@@ -33,11 +33,18 @@ cdef inline uint64_t barrett_mul64(uint64_t a, uint64_t b, uint64_t d, uint64_t 
     # a*b mod p by division with a precomputed reciprocal (Moller & Granlund 2011,
     # Algorithm 4; the 128-bit form of Barrett reduction).  shift = clz(p), d = p << shift
     # (top bit set), v = floor((2^128 - 1) / d) - 2^64.
-    # a in [0, 2^64), b in [0, p): then a*b < p*2^64, so the normalised numerator
-    # (n1, n0) = a*b << shift has n1 < d as the algorithm requires.
+    # a in [0, 2^64), b in [0, p): then a*b < p*2^64, as mod_wide64 requires.
     # Result in [0, p) for every p < 2^64.
     cdef uint64_t hi
     cdef uint64_t lo = ntt_mul_wide(a, b, &hi)
+    return mod_wide64(hi, lo, d, v, shift)
+
+
+cdef inline uint64_t mod_wide64(uint64_t hi, uint64_t lo, uint64_t d, uint64_t v,
+                                int shift) noexcept nogil:
+    # (hi 2^64 + lo) mod p for hi < p, constants as barrett_mul64: hi < p makes the
+    # normalised numerator (n1, n0) = (hi, lo) << shift have n1 < d, as Moller &
+    # Granlund's division step requires.  Result in [0, p).
     cdef uint64_t n1 = hi
     cdef uint64_t n0 = lo
     cdef uint64_t q1, q0, r

@@ -88,11 +88,10 @@ cdef struct Garner32:
     uint64_t weights_q[GARNER32_MAX_PRIMES]
     uint64_t inv[GARNER32_MAX_PRIMES * GARNER32_MAX_PRIMES]     # (k, k) row-major
     uint64_t inv_q[GARNER32_MAX_PRIMES * GARNER32_MAX_PRIMES]
-    # garner32_mod64 only: m's barrett_mul64 constants and 2^64 mod m
+    # garner32_mod64 only: m's barrett_mul64 constants
     uint64_t barrett_d
     uint64_t barrett_v
     int barrett_shift
-    uint64_t r64
 
 
 cdef int garner32_setup(Garner32* g, const uint64_t[::1] primes, const uint64_t[:, ::1] inv,
@@ -230,8 +229,8 @@ cdef class CRTProduct32:
             int threads):
         """out <- (a * b) mod m, the first L coefficients of each row's linear product;
         returns the largest value of a and b: at or above m, out is meaningless
-        (computed without fault; values below 2^32 are read mod each prime, so any m
-        < 2^32 is a bound that one comparison checks).   # IN a, b (R, <= n/2);
+        (computed without fault; every value is read mod each prime, so the one
+        comparison with m is the range check).   # IN a, b (R, <= n/2);
         OUT out (R, L <= n); products (k, R, n), work (R, n) scratch"""
         cdef Py_ssize_t j, k = self.g.k, R = a.shape[0], n = self.n, L = out.shape[1]
         cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
@@ -295,9 +294,9 @@ cdef inline uint64_t garner32_sum_mod64(const Garner32* g, const uint64_t* v) no
         plo = ntt_mul_wide(v[j], g.weights[j], &phi)
         lo += plo
         hi += phi + (lo < plo)            # hi < 2^34: no carry out of it
-    # (hi 2^64 + lo) mod m = hi (2^64 mod m) + lo mod m (barrett_mul64: a < 2^64, b < m)
-    x = add_mod64(barrett_mul64(hi, g.r64, g.barrett_d, g.barrett_v, g.barrett_shift),
-                  barrett_mul64(lo, 1, g.barrett_d, g.barrett_v, g.barrett_shift), g.m)
+    if hi >= g.m:   # only for m < 2^34: hi mod m first (barrett_mul64: any a, b = 1 < m)
+        hi = barrett_mul64(hi, 1, g.barrett_d, g.barrett_v, g.barrett_shift)
+    x = mod_wide64(hi, lo, g.barrett_d, g.barrett_v, g.barrett_shift)   # hi < m
     return x - g.offset_m + (g.m if x < g.offset_m else 0)
 
 
@@ -347,7 +346,6 @@ def garner32_mod64(const uint32_t[:, :, ::1] products, const uint64_t[::1] prime
         g.weights[j] = weights[j]
     g.m, g.offset_m = m, offset_m
     g.barrett_d, g.barrett_v, g.barrett_shift = barrett_d, barrett_v, barrett_shift
-    g.r64 = (<uint64_t>0 - m) % m     # 2^64 mod m
     if R == 0 or L == 0:
         return
     for j in range(k):

@@ -29,7 +29,7 @@ from libc.string cimport memcpy, memset
 
 from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
 from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
-                              shoup_mul64, fold_once, shoup_mul32_wide)
+                              shoup_mul64, fold_once, shoup_mul32_wide, mod_wide64)
 
 from ntt_cy._aligned import TABLE_TAIL_BYTES, readable_tail
 
@@ -1153,8 +1153,8 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
     # DIF stages n/2 and n/4 of a = src[0:n_src] zero-padded to n (n_src <= n/2),
     # groups j0 <= j < j1 of [0, n/4): straight from src in the vector code (the
     # padded copy is never written or read back), else by writing the padded values
-    # and running the usual butterflies.  reduce_src: src values (below 2^32 on uint32
-    # lanes) are reduced mod p as they are read.  *max_seen: raised to the largest
+    # and running the usual butterflies.  reduce_src: src values (any, uint32 or
+    # uint64) are reduced mod p as they are read.  *max_seen: raised to the largest
     # value read (before any reduction).
     cdef Py_ssize_t h = n >> 1, q = n >> 2, j
     cdef uint64_t v0, v1
@@ -1292,13 +1292,13 @@ def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTabl
                    int threads, bint reduced=True, bint reduce_src=False):
     """Forward NTT (bit-reversed order) of every row of src zero-padded to the plan's
     length n, into dst (R, n); returns the largest value of src.
-    # IN src (R, m <= n/2), values < p (or < 2^32 with reduce_src); OUT dst
+    # IN src (R, m <= n/2), values < p (any with reduce_src); OUT dst
 
     The zero half is never materialised: the first two stages read src directly.
     The callers may skip their own range check: if the returned maximum is >= p,
     dst is meaningless (but was computed without fault) and the caller reduces
-    src and starts again.  reduce_src (uint32 lanes, p < 2^31): values below 2^32 are
-    reduced mod p as they are read; a maximum >= 2^32 then means dst is meaningless.
+    src and starts again.  reduce_src (uint32 lanes, p < 2^31): every value (uint64
+    ones whole) is reduced mod p as it is read, and the maximum is only reported.
     reduced=False as in forward()."""
     _check_padded(src.shape[0], src.shape[1], dst.shape[0], dst.shape[1], tables)
     if src.shape[0] == 0:

@@ -295,17 +295,20 @@ NTT_INLINE size_t ntt_simd32_run4_body(int forward, int family, int from_src, ui
     return done;
 }
 
-/* The zero-padded first pass, as the AVX-512 ntt_simd32_run4_padded: DIF stages h
- * and h/2 of a row a[0:2h] whose input is src[0:n_src] zero-padded (n_src <= h),
- * x0 and x1 read straight from src (uint32, or uint64 values below 2^32 when src32
- * is NULL), x2 = x3 = 0.  *top keeps the largest source value read (before any
- * narrowing): as 32-bit lanes for uint32 sources, as 64-bit lanes with the top bit
- * flipped (so a signed compare orders them) for uint64 ones. */
+/* The zero-padded first pass, as the AVX-512 ntt_simd32_run4_padded (its ranges and
+ * the 64-bit sources' reduction are stated there): DIF stages h and h/2 of a row
+ * a[0:2h] whose input is src[0:n_src] zero-padded (n_src <= h), x0 and x1 read
+ * straight from src (uint32, or uint64 when src32 is NULL), x2 = x3 = 0.  *top keeps
+ * the largest source value read (before any narrowing): as 32-bit lanes for uint32
+ * sources, as 64-bit lanes with the top bit flipped (so a signed compare orders them)
+ * for uint64 ones, whose high 32 bits go to *high. */
 NTT_INLINE __m256i ntt_w32_load_src(const uint32_t *src32, const uint64_t *src64,
-                                    size_t n_src, size_t i, __m256i *top) {
+                                    size_t n_src, size_t i, __m256i *top, __m256i *high) {
     const __m256i flip = _mm256_set1_epi64x((long long)0x8000000000000000ULL);
-    if (i >= n_src)
+    if (i >= n_src) {
+        *high = _mm256_setzero_si256();
         return _mm256_setzero_si256();
+    }
     if (n_src - i < 8) {   /* the one vector across the end: through a zeroed copy */
         uint64_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         uint32_t part32[8] = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -315,8 +318,8 @@ NTT_INLINE __m256i ntt_w32_load_src(const uint32_t *src32, const uint64_t *src64
             else
                 part[k] = src64[i + k];
         }
-        return src32 ? ntt_w32_load_src(part32, NULL, 8, 0, top)
-                     : ntt_w32_load_src(NULL, part, 8, 0, top);
+        return src32 ? ntt_w32_load_src(part32, NULL, 8, 0, top, high)
+                     : ntt_w32_load_src(NULL, part, 8, 0, top, high);
     }
     if (src32) {
         __m256i x = _mm256_loadu_si256((const __m256i *)(src32 + i));
@@ -328,10 +331,21 @@ NTT_INLINE __m256i ntt_w32_load_src(const uint32_t *src32, const uint64_t *src64
     __m256i flo = _mm256_xor_si256(lo, flip), fhi = _mm256_xor_si256(hi, flip);
     __m256i big = _mm256_blendv_epi8(fhi, flo, _mm256_cmpgt_epi64(flo, fhi));
     *top = _mm256_blendv_epi8(*top, big, _mm256_cmpgt_epi64(big, *top));
-    /* the low 32 bits of each lane, in order: (lo0 lo1 hi0 hi1 | lo2 lo3 hi2 hi3) */
+    /* the low 32 bits of each lane, in order: (lo0 lo1 hi0 hi1 | lo2 lo3 hi2 hi3);
+     * the high ones likewise */
     __m256i x = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(lo),
                                                       _mm256_castsi256_ps(hi), 0x88));
+    __m256i y = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(lo),
+                                                      _mm256_castsi256_ps(hi), 0xDD));
+    *high = _mm256_permute4x64_epi64(y, 0xD8);
     return _mm256_permute4x64_epi64(x, 0xD8);
+}
+
+/* (high 2^32 + x) mod p, as the AVX-512 ntt_v32_reduce_src64. */
+NTT_INLINE __m256i ntt_w32_reduce64(__m256i x, __m256i high, __m256i c, __m256i cq,
+                                    __m256i one_q, __m256i p) {
+    __m256i t = ntt_w32_fold(ntt_w32_shoup(high, c, cq, cq, p), p);    /* [0, p) */
+    return ntt_w32_fold(_mm256_add_epi32(t, ntt_w32_reduce(x, one_q, p)), p);
 }
 
 NTT_INLINE size_t ntt_simd32_run4_padded_body(int forward, int family, uint32_t *a, size_t h,
@@ -347,15 +361,22 @@ NTT_INLINE size_t ntt_simd32_run4_padded_body(int forward, int family, uint32_t 
     const __m256i flip = _mm256_set1_epi64x((long long)0x8000000000000000ULL);
     __m256i top = src32 ? _mm256_setzero_si256() : flip;   /* the smallest value, 0 */
     const __m256i one_q = _mm256_set1_epi32((int)(uint32_t)((1ull << 32) / p));
+    const uint32_t c = (uint32_t)((1ull << 32) % p);
+    const __m256i vc = _mm256_set1_epi32((int)c);
+    const __m256i cq = _mm256_set1_epi32((int)(uint32_t)(((uint64_t)c << 32) / p));
+    __m256i high0 = _mm256_setzero_si256(), high1 = high0;
     uint64_t lanes[4], seen = 0;
     if (q % 8 || (reduce_src && p >= (1u << 31)))
         return 0;
     for (j = j0; j < j0 + done; j += 8) {
-        __m256i x0 = ntt_w32_load_src(src32, src64, n_src, j, &top);
-        __m256i x1 = ntt_w32_load_src(src32, src64, n_src, j + q, &top);
-        if (reduce_src) {
+        __m256i x0 = ntt_w32_load_src(src32, src64, n_src, j, &top, &high0);
+        __m256i x1 = ntt_w32_load_src(src32, src64, n_src, j + q, &top, &high1);
+        if (reduce_src && src32) {
             x0 = ntt_w32_reduce(x0, one_q, m.p);
             x1 = ntt_w32_reduce(x1, one_q, m.p);
+        } else if (reduce_src) {
+            x0 = ntt_w32_reduce64(x0, high0, vc, cq, one_q, m.p);
+            x1 = ntt_w32_reduce64(x1, high1, vc, cq, one_q, m.p);
         }
         ntt_w32_radix4(1, a, h, j, x0, x1, _mm256_setzero_si256(), _mm256_setzero_si256(),
                        tw, twq, &m, lazy);

@@ -615,17 +615,20 @@ static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, 
 
 /* The first two DIF stages (half-lengths h and h/2) of a row a[0:2h] whose input
  * is src[0:n_src] zero-padded (n_src <= h): x2 = x3 = 0, x0 and x1 read straight
- * from src (uint32, or uint64 values below 2^32 when src32 is NULL), so the
- * zero-padded copy is never written or read back.  reduce_src: the source values
- * (any below 2^32) are reduced mod p on the way in, x - floor(x floor(2^32/p) / 2^32) p
- * in [0, 2p) (Shoup by 1), folded to [0, p); needs p < 2^31.  Groups j0 <= j < j1
- * of [0, h/2); same butterflies and ranges as ntt_simd32_run4.  Returns the number
- * of groups done (a multiple of 16), 0 when h/2 is not a multiple of 16 (or
- * reduce_src with p >= 2^31). */
+ * from src (uint32, or uint64 when src32 is NULL), so the zero-padded copy is never
+ * written or read back.  Without reduce_src the values must be below p (uint64 ones
+ * are narrowed to their low 32 bits).  reduce_src: every source value is reduced mod
+ * p on the way in; needs p < 2^31.  A 32-bit x: x - floor(x floor(2^32/p) / 2^32) p
+ * in [0, 2p) (Shoup by 1), folded to [0, p); a 64-bit one, x = hi 2^32 + lo: hi
+ * (2^32 mod p) by Shoup (hi < 2^32) folded to [0, p), plus lo mod p, the sum (< 2p
+ * < 2^32) folded.  Groups j0 <= j < j1 of [0, h/2); same butterflies and ranges as
+ * ntt_simd32_run4.  Returns the number of groups done (a multiple of 16), 0 when h/2
+ * is not a multiple of 16 (or reduce_src with p >= 2^31). */
 NTT_INLINE __m512i ntt_v32_load_src(const uint32_t *src32, const uint64_t *src64,
-                                     size_t n_src, size_t i, __m512i *top) {
+                                     size_t n_src, size_t i, __m512i *top, __m512i *high) {
     /* 16 source values from i (zeros past n_src); *top keeps the largest value read
-     * (before narrowing), so callers can check the "values < p" promise for free. */
+     * (before narrowing), so callers can check the "values < p" promise for free;
+     * *high (uint64 sources) gets their high 32 bits. */
     __mmask16 keep = i >= n_src ? 0 : n_src - i >= 16 ? 0xFFFF
                                        : (__mmask16)((1u << (n_src - i)) - 1);
     if (src32) {
@@ -637,6 +640,9 @@ NTT_INLINE __m512i ntt_v32_load_src(const uint32_t *src32, const uint64_t *src64
     __m512i lo = _mm512_maskz_loadu_epi64((__mmask8)keep, src64 + i);
     __m512i hi = _mm512_maskz_loadu_epi64((__mmask8)(keep >> 8), src64 + i + 8);
     *top = _mm512_max_epu64(*top, _mm512_max_epu64(lo, hi));
+    *high = _mm512_inserti64x4(_mm512_castsi256_si512(
+                                   _mm512_cvtepi64_epi32(_mm512_srli_epi64(lo, 32))),
+                               _mm512_cvtepi64_epi32(_mm512_srli_epi64(hi, 32)), 1);
     return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)),
                               _mm512_cvtepi64_epi32(hi), 1);
 }
@@ -647,6 +653,16 @@ NTT_INLINE __m512i ntt_v32_reduce_src(__m512i x, __m512i one_q, __m512i p) {
     __m512i q = ntt_v32_mulhi_odd(x, one_q, one_q);   /* one_q is a broadcast */
     __m512i r = _mm512_sub_epi32(x, _mm512_mullo_epi32(q, p));
     return _mm512_min_epu32(r, _mm512_sub_epi32(r, p));
+}
+
+/* (high 2^32 + x) mod p for the low and high halves of 64-bit values, p < 2^31;
+ * c = 2^32 mod p, cq = floor(c 2^32 / p), one_q as ntt_v32_reduce_src. */
+NTT_INLINE __m512i ntt_v32_reduce_src64(__m512i x, __m512i high, __m512i c, __m512i cq,
+                                        __m512i one_q, __m512i p) {
+    __m512i t = ntt_v32_shoup_odd(high, c, cq, cq, p);          /* [0, 2p) */
+    t = _mm512_min_epu32(t, _mm512_sub_epi32(t, p));             /* [0, p) */
+    t = _mm512_add_epi32(t, ntt_v32_reduce_src(x, one_q, p));    /* [0, 2p) */
+    return _mm512_min_epu32(t, _mm512_sub_epi32(t, p));
 }
 
 NTT_INLINE size_t ntt_simd32_run4_padded_body(int forward, int family, uint32_t *a, size_t h,
@@ -660,15 +676,22 @@ NTT_INLINE size_t ntt_simd32_run4_padded_body(int forward, int family, uint32_t 
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
     int lazy = family == NTT_SIMD_LAZY;
     __m512i top = _mm512_setzero_si512();   /* largest source value read (64-bit lanes) */
+    __m512i high0 = _mm512_setzero_si512(), high1 = high0;
     const __m512i one_q = _mm512_set1_epi32((int)(uint32_t)((1ull << 32) / p));
+    const uint32_t c = (uint32_t)((1ull << 32) % p);
+    const __m512i vc = _mm512_set1_epi32((int)c);
+    const __m512i cq = _mm512_set1_epi32((int)(uint32_t)(((uint64_t)c << 32) / p));
     if (q % 16 || (reduce_src && p >= (1u << 31)))
         return 0;
     for (j = j0; j < j0 + done; j += 16) {
-        __m512i x0 = ntt_v32_load_src(src32, src64, n_src, j, &top);
-        __m512i x1 = ntt_v32_load_src(src32, src64, n_src, j + q, &top);
-        if (reduce_src) {
+        __m512i x0 = ntt_v32_load_src(src32, src64, n_src, j, &top, &high0);
+        __m512i x1 = ntt_v32_load_src(src32, src64, n_src, j + q, &top, &high1);
+        if (reduce_src && src32) {
             x0 = ntt_v32_reduce_src(x0, one_q, m.p);
             x1 = ntt_v32_reduce_src(x1, one_q, m.p);
+        } else if (reduce_src) {
+            x0 = ntt_v32_reduce_src64(x0, high0, vc, cq, one_q, m.p);
+            x1 = ntt_v32_reduce_src64(x1, high1, vc, cq, one_q, m.p);
         }
         ntt_v32_radix4(1, a, h, j, x0, x1, _mm512_setzero_si512(), _mm512_setzero_si512(),
                        tw, twq, &m, lazy);

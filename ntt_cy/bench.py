@@ -42,6 +42,7 @@ __all__ = ["main", "Case", "Library", "LIBRARIES", "default_cases", "run", "Answ
 P30 = 998244353                 # 30-bit NTT prime, uint32 lanes
 P51 = 1337006139375617          # 51-bit NTT prime (19 * 2^46 + 1), uint64 lanes
 M_CRT = 10**9 + 7               # not NTT-friendly: multi-prime CRT
+M61 = 2**61 - 1                 # Mersenne prime, 64-bit lanes out: five-prime CRT
 
 OPS = ("ntt", "polymul", "bigmul")
 
@@ -114,7 +115,7 @@ def default_cases(quick=False, sizes=None, bits=None, only=None):
         if batch[0] > 1:   # (one row would repeat the single transform of that size)
             cases.append(Case("ntt", batch[1], P30, rows=batch[0]))
     if "polymul" in ops:
-        for m in (P30, P51, M_CRT):
+        for m in (P30, P51, M_CRT, M61):
             cases += [Case("polymul", n, m) for n in poly_sizes]
     if "bigmul" in ops:
         cases += [Case("bigmul", b) for b in big_bits]

@@ -450,10 +450,8 @@ def _padded_fits(A2, B2, N):
 
 def _reduce_on_load(X2, plan, bound):
     """Whether padded_product can reduce rows like X2 mod p as it reads them: uint32
-    lanes, p < 2^31, and values below 2^32 (uint32 rows, or a bound <= 2^32; a value
-    at or above the bound is reported by the largest-value check)."""
-    return (plan.dtype == U32 and plan.p < 1 << 31
-            and (X2.dtype == U32 or (bound is not None and bound <= 1 << 32)))
+    lanes and p < 2^31 (uint32 or uint64 rows, any values)."""
+    return plan.dtype == U32 and plan.p < 1 << 31
 
 
 def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):

@@ -427,6 +427,45 @@ def test_forward_padded_reduces_its_source_on_request(isa, p, lanes):
                         assert np.array_equal(got, want), (n, family, m, src_dtype, threads)
 
 
+@pytest.mark.parametrize("isa", checkable_isas())
+@pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2**31 - 2**27 + 1, np.uint32),
+                                     (1053818881, np.uint32), (998244353, np.uint64)])
+def test_forward_padded_reduces_whole_64_bit_sources(isa, p, lanes):
+    # uint64 sources of any size: hi 2^32 + lo read as (hi (2^32 mod p) + lo) mod p in
+    # the vector loaders (both halves at their edges), % in the scalar code
+    kernels = load(isa)
+    rng = np.random.default_rng(p % 113)
+    c = 2**32 % p
+    edges = [2**32, 2**32 + p - 1, 2**64 - 1, 2**63, (2**32 - 1) << 32, ((p - 1) << 32) + p - 1,
+             (2**32 - 1) * 2**32 + 2**32 - 1 - p, p * 2**32, 2**32 - 1, p, (p - c) << 32 | 0]
+    for n in (8, 64, 1 << 12):
+        plan = get_plan(n, p, dtype=lanes)
+        for family in valid_families(p, lanes):
+            tables = tables_for(kernels, plan, family)
+            for m in sorted({1, n // 2 - 3, n // 2} - {0}):
+                src = rng.integers(0, 2**64, (2, m), dtype=np.uint64)
+                src[1, -1] = 2**64 - 1
+                src[0, : min(m, len(edges))] = edges[: min(m, len(edges))]
+                padded = np.zeros((2, n), dtype=lanes)
+                padded[:, :m] = src % np.uint64(p)
+                expected = padded.copy()
+                kernels.forward(expected, expected, tables, 1, False)
+                for threads in (1, 2):
+                    out = np.empty((2, n), dtype=lanes)
+                    top = kernels.forward_padded(src, out, tables, threads, True, True)
+                    assert np.array_equal(out, expected), (n, family, m, threads)
+                    assert top == int(src.max())
+                    got, work = np.empty((2, n), lanes), np.empty((2, n), lanes)
+                    kernels.padded_product(src, src[::-1].copy(), got, work, tables, threads, 1,
+                                           True)
+                    fb = np.zeros((2, n), dtype=lanes)
+                    fb[:, :m] = src[::-1] % np.uint64(p)
+                    kernels.forward(fb, fb, tables, 1, False)
+                    want = expected.copy()
+                    kernels.pointwise_inverse(want, fb, tables, 1, 1, False)
+                    assert np.array_equal(got, want), (n, family, m, threads)
+
+
 def test_forward_padded_refusals():
     p = 998244353
     plan = get_plan(64, p, dtype=np.uint32)
