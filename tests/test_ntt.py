@@ -394,76 +394,47 @@ def test_forward_padded_equals_forward_of_the_padded_rows(isa, p, lanes):
 @pytest.mark.parametrize("isa", checkable_isas())
 @pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2**31 - 2**27 + 1, np.uint32),
                                      (1053818881, np.uint32), (998244353, np.uint64)])
-def test_forward_padded_reduces_its_source_on_request(isa, p, lanes):
-    # reduce_src: any value below 2^32 is read mod p (Shoup by 1, then a fold, in the
-    # AVX-512 loader; % elsewhere); same transform as of the reduced rows, and the
-    # maximum reported is the raw one
+@pytest.mark.parametrize("bits", [32, 64])
+def test_forward_padded_reduces_its_source_on_request(isa, p, lanes, bits):
+    # reduce_src: every source value is read mod p.  Below 2^32 (uint32 or uint64
+    # rows): Shoup by 1, then a fold, in the vector loaders; any uint64: hi 2^32 + lo as
+    # (hi (2^32 mod p) + lo) mod p, both halves at their edges; % in the scalar code.
+    # Same transform as of the reduced rows, and the maximum reported is the raw one.
     kernels = load(isa)
-    rng = np.random.default_rng(p % 109)
-    edges = [0, 1, p - 1, p, p + 1, 2 * p - 1, 2 * p, 2**32 - p, 2**32 - 1]
+    rng = np.random.default_rng(p % 109 + bits)
+    c = 2**32 % p
+    if bits == 32:
+        edges = [0, 1, p - 1, p, p + 1, 2 * p - 1, 2 * p, 2**32 - p, 2**32 - 1]
+        src_dtypes = (np.uint32, np.uint64)
+    else:
+        edges = [2**32, 2**32 + p - 1, 2**64 - 1, 2**63, (2**32 - 1) << 32,
+                 ((p - 1) << 32) + p - 1, 2**64 - 1 - p, p << 32, 2**32 - 1, p, (p - c) << 32]
+        src_dtypes = (np.uint64,)
     for n in (8, 64, 1 << 12):
         plan = get_plan(n, p, dtype=lanes)
         for family in valid_families(p, lanes):
             tables = tables_for(kernels, plan, family)
             for m in sorted({1, n // 2 - 3, n // 2} - {0}):
-                src = rng.integers(0, 2**32, (2, m), dtype=np.uint64)
+                src = rng.integers(0, 2**bits, (2, m), dtype=np.uint64)
+                src[1, -1] = 2**bits - 1
                 src[0, : min(m, len(edges))] = edges[: min(m, len(edges))]
-                padded = np.zeros((2, n), dtype=lanes)
-                padded[:, :m] = src % p
-                expected = padded.copy()
+                expected, fb = np.zeros((2, n), dtype=lanes), np.zeros((2, n), dtype=lanes)
+                expected[:, :m] = src % np.uint64(p)
+                fb[:, :m] = src[::-1] % np.uint64(p)
                 kernels.forward(expected, expected, tables, 1, False)
-                for src_dtype in (np.uint32, np.uint64):
+                kernels.forward(fb, fb, tables, 1, False)
+                want = expected.copy()
+                kernels.pointwise_inverse(want, fb, tables, 1, 1, False)
+                for src_dtype in src_dtypes:
+                    x, y = src.astype(src_dtype), src[::-1].astype(src_dtype)
                     for threads in (1, 2):
                         out = np.empty((2, n), dtype=lanes)
-                        top = kernels.forward_padded(src.astype(src_dtype), out, tables, threads,
-                                                     True, True)
+                        top = kernels.forward_padded(x, out, tables, threads, True, True)
                         assert np.array_equal(out, expected), (n, family, m, src_dtype, threads)
                         assert top == int(src.max())
                         got, work = np.empty((2, n), lanes), np.empty((2, n), lanes)
-                        kernels.padded_product(src.astype(src_dtype), src.astype(src_dtype),
-                                               got, work, tables, threads, 1, True)
-                        want = expected.copy()
-                        kernels.pointwise_inverse(want, expected, tables, 1, 1, False)
+                        kernels.padded_product(x, y, got, work, tables, threads, 1, True)
                         assert np.array_equal(got, want), (n, family, m, src_dtype, threads)
-
-
-@pytest.mark.parametrize("isa", checkable_isas())
-@pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2**31 - 2**27 + 1, np.uint32),
-                                     (1053818881, np.uint32), (998244353, np.uint64)])
-def test_forward_padded_reduces_whole_64_bit_sources(isa, p, lanes):
-    # uint64 sources of any size: hi 2^32 + lo read as (hi (2^32 mod p) + lo) mod p in
-    # the vector loaders (both halves at their edges), % in the scalar code
-    kernels = load(isa)
-    rng = np.random.default_rng(p % 113)
-    c = 2**32 % p
-    edges = [2**32, 2**32 + p - 1, 2**64 - 1, 2**63, (2**32 - 1) << 32, ((p - 1) << 32) + p - 1,
-             (2**32 - 1) * 2**32 + 2**32 - 1 - p, p * 2**32, 2**32 - 1, p, (p - c) << 32 | 0]
-    for n in (8, 64, 1 << 12):
-        plan = get_plan(n, p, dtype=lanes)
-        for family in valid_families(p, lanes):
-            tables = tables_for(kernels, plan, family)
-            for m in sorted({1, n // 2 - 3, n // 2} - {0}):
-                src = rng.integers(0, 2**64, (2, m), dtype=np.uint64)
-                src[1, -1] = 2**64 - 1
-                src[0, : min(m, len(edges))] = edges[: min(m, len(edges))]
-                padded = np.zeros((2, n), dtype=lanes)
-                padded[:, :m] = src % np.uint64(p)
-                expected = padded.copy()
-                kernels.forward(expected, expected, tables, 1, False)
-                for threads in (1, 2):
-                    out = np.empty((2, n), dtype=lanes)
-                    top = kernels.forward_padded(src, out, tables, threads, True, True)
-                    assert np.array_equal(out, expected), (n, family, m, threads)
-                    assert top == int(src.max())
-                    got, work = np.empty((2, n), lanes), np.empty((2, n), lanes)
-                    kernels.padded_product(src, src[::-1].copy(), got, work, tables, threads, 1,
-                                           True)
-                    fb = np.zeros((2, n), dtype=lanes)
-                    fb[:, :m] = src[::-1] % np.uint64(p)
-                    kernels.forward(fb, fb, tables, 1, False)
-                    want = expected.copy()
-                    kernels.pointwise_inverse(want, fb, tables, 1, 1, False)
-                    assert np.array_equal(got, want), (n, family, m, threads)
 
 
 def test_forward_padded_refusals():
