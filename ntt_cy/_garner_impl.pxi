@@ -198,8 +198,11 @@ cdef class CRTProduct32:
     small product's time was mostly the per-prime calls' argument handling.
 
     tables: one cyclic uint32-lane TransformTables of length n per prime; the other
-    arguments as garner32_mod's."""
+    arguments as garner32_mod's for m < 2^32, as garner32_mod64's (barrett_d, _v,
+    _shift: m's constants) for 2^32 <= m < 2^64, whose reconstruction run then takes
+    (into uint64 out)."""
     cdef Garner32 g
+    cdef bint wide                                  # m >= 2^32: garner32_mod64's sum
     cdef const Tables* t[GARNER32_MAX_PRIMES]
     cdef uint32_t c[GARNER32_MAX_PRIMES]           # pointwise constants, n^-1 folded in
     cdef bint reduce_src[GARNER32_MAX_PRIMES]      # m > p_j: rows read mod p_j
@@ -208,10 +211,17 @@ cdef class CRTProduct32:
 
     def __init__(self, tuple tables, const uint64_t[::1] primes, const uint64_t[:, ::1] inv,
                  const uint64_t[:, ::1] inv_q, const uint64_t[::1] offsets, uint64_t m,
-                 const uint64_t[::1] weights, const uint64_t[::1] weights_q, uint64_t offset_m):
+                 const uint64_t[::1] weights, const uint64_t[::1] weights_q, uint64_t offset_m,
+                 uint64_t barrett_d=0, uint64_t barrett_v=0, int barrett_shift=0):
         cdef Py_ssize_t j, k = len(tables)
         cdef TransformTables tt
-        garner32_setup(&self.g, primes, inv, inv_q, offsets, m, weights, weights_q, offset_m, k)
+        self.wide = m >= (<uint64_t>1 << 32)
+        if self.wide:
+            garner32_setup_mod64(&self.g, primes, inv, inv_q, offsets, m, weights, barrett_d,
+                                 barrett_v, barrett_shift, offset_m, k)
+        else:
+            garner32_setup(&self.g, primes, inv, inv_q, offsets, m, weights, weights_q,
+                           offset_m, k)
         self.tables = tables
         self.n = (<TransformTables?>tables[0]).n
         for j in range(k):
@@ -225,7 +235,7 @@ cdef class CRTProduct32:
             self.reduce_src[j] = m > primes[j]
 
     def run(self, const source_t[:, ::1] a, const source_t[:, ::1] b,
-            uint32_t[:, :, ::1] products, uint32_t[:, ::1] work, uint32_t[:, ::1] out,
+            uint32_t[:, :, ::1] products, uint32_t[:, ::1] work, lane_t[:, ::1] out,
             int threads):
         """out <- (a * b) mod m, the first L coefficients of each row's linear product;
         returns the largest value of a and b: at or above m, out is meaningless
@@ -239,6 +249,8 @@ cdef class CRTProduct32:
                 or out.shape[0] != R or L > n or n < 8 or 2 * a.shape[1] > n \
                 or 2 * b.shape[1] > n:
             raise ValueError("internal: CRTProduct32.run shapes differ")
+        if self.wide and lane_t is uint32_t:
+            raise ValueError("internal: CRTProduct32.run needs uint64 out for m >= 2^32")
         if R == 0:
             return 0
         cdef bint square = (a.shape[1] == b.shape[1] and
@@ -259,7 +271,13 @@ cdef class CRTProduct32:
                 if largest >= self.g.m:
                     break   # the caller starts again on the checked route
             if largest < self.g.m and L > 0:
-                garner32_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
+                if lane_t is uint64_t:
+                    if self.wide:
+                        garner32_mod64_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
+                    else:
+                        garner32_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
+                else:   # (never wide: checked above)
+                    garner32_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
         free(seen)
         return largest
 
@@ -332,12 +350,32 @@ def garner32_mod64(const uint32_t[:, :, ::1] products, const uint64_t[::1] prime
     (barrett_d, barrett_v, barrett_shift): m's constants (plan.modulus_constants);
     offset_m < m."""
     cdef Py_ssize_t k = products.shape[0], R = products.shape[1], N = products.shape[2]
-    cdef Py_ssize_t L = out.shape[1], per_row, blk, r, i0, j
+    cdef Py_ssize_t L = out.shape[1], j
     cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
     cdef Garner32 g
-    if out.shape[0] != R or L > N or weights.shape[0] < k:
+    if out.shape[0] != R or L > N:
         raise ValueError("internal: garner32_mod64 shapes differ")
-    garner32_setup_primes(&g, primes, inv, inv_q, offsets, k)
+    garner32_setup_mod64(&g, primes, inv, inv_q, offsets, m, weights, barrett_d, barrett_v,
+                         barrett_shift, offset_m, k)
+    if R == 0 or L == 0:
+        return
+    for j in range(k):
+        rows[j] = &products[j, 0, 0]
+    with nogil:
+        garner32_mod64_rows(&g, rows, R, N, L, &out[0, 0], threads)
+
+
+cdef int garner32_setup_mod64(Garner32* g, const uint64_t[::1] primes,
+                              const uint64_t[:, ::1] inv, const uint64_t[:, ::1] inv_q,
+                              const uint64_t[::1] offsets, uint64_t m,
+                              const uint64_t[::1] weights, uint64_t barrett_d,
+                              uint64_t barrett_v, int barrett_shift, uint64_t offset_m,
+                              Py_ssize_t k) except -1:
+    # g <- the constants of k primes and 2 <= m < 2^64 (garner32_mod64's checks).
+    cdef Py_ssize_t j
+    garner32_setup_primes(g, primes, inv, inv_q, offsets, k)
+    if weights.shape[0] < k:
+        raise ValueError("internal: garner32_mod64 shapes differ")
     if m < 2 or offset_m >= m:
         raise ValueError("garner32_mod64 needs m >= 2 and offset_m < m")
     for j in range(k):
@@ -346,14 +384,23 @@ def garner32_mod64(const uint32_t[:, :, ::1] products, const uint64_t[::1] prime
         g.weights[j] = weights[j]
     g.m, g.offset_m = m, offset_m
     g.barrett_d, g.barrett_v, g.barrett_shift = barrett_d, barrett_v, barrett_shift
-    if R == 0 or L == 0:
-        return
-    for j in range(k):
-        rows[j] = &products[j, 0, 0]
-    per_row = (L + GARNER_BLOCK - 1) // GARNER_BLOCK
-    with nogil:
-        for blk in prange(R * per_row, num_threads=threads, schedule="static"):
+    return 0
+
+
+cdef void garner32_mod64_rows(const Garner32* g, const uint32_t* const* rows, Py_ssize_t R,
+                              Py_ssize_t N, Py_ssize_t L, uint64_t* out,
+                              int threads) noexcept nogil:
+    # garner32_mod64 on pointers: rows[j] -> prime j's (R, N) residues, out -> (R, L).
+    cdef Py_ssize_t per_row = (L + GARNER_BLOCK - 1) // GARNER_BLOCK
+    cdef Py_ssize_t blk, r, i0
+    if threads == 1:
+        for blk in range(R * per_row):
             r = blk // per_row
             i0 = (blk % per_row) * GARNER_BLOCK
-            garner32_mod64_block(&g, rows, r * N + i0, min(L - i0, GARNER_BLOCK),
-                                 &out[r, i0])
+            garner32_mod64_block(g, rows, r * N + i0, min(L - i0, GARNER_BLOCK),
+                                 out + r * L + i0)
+        return
+    for blk in prange(R * per_row, num_threads=threads, schedule="static"):
+        r = blk // per_row
+        i0 = (blk % per_row) * GARNER_BLOCK
+        garner32_mod64_block(g, rows, r * N + i0, min(L - i0, GARNER_BLOCK), out + r * L + i0)

@@ -245,16 +245,19 @@ class CRTBasis:
 
     @lru_cache(maxsize=32)
     def fused_product32(self, n: int, m: int, offset: int = 0) -> "_ntt.CRTProduct32":
-        """The whole product in one kernel call (fused32(m) only): every prime's
-        zero-padded cyclic product of length n, then reduce_products32's
-        reconstruction (_ntt.CRTProduct32; built once per n, m and offset)."""
+        """The whole product in one kernel call (fused32(m) or fused64(m)): every
+        prime's zero-padded cyclic product of length n, then reduce_products32's
+        or reduce_products64's reconstruction (_ntt.CRTProduct32; built once per n, m
+        and offset)."""
         from ntt_cy.plan import get_plan
 
         tables = tuple(plan.tables(plan.reduction) for plan in
                        (get_plan(n, p, dtype=self.dtype) for p in self.primes))
         weights, weights_q = self._shoup_weights(m)
+        c = self._mod_constants(m)[0]
         return _ntt.CRTProduct32(tables, self.primes_array, self._inv, self._inv_q,
-                                 self._offsets(offset), m, weights, weights_q, offset % m)
+                                 self._offsets(offset), m, weights, weights_q, offset % m,
+                                 c["barrett_d"], c["barrett_v"], c["barrett_shift"])
 
     @lru_cache(maxsize=32)
     def _offsets(self, offset):

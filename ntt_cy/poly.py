@@ -205,22 +205,23 @@ def _plan(N, p, dtype, kind):
 # (ns per element per stage of a uint32 transform, and the uint64/uint32 ratio);
 # on top of that a fixed cost per prime, and for CRT reconstruction (Garner digits,
 # then the reduction mod m) a fixed cost + per prime per output coefficient 4 ns
-# (~30-bit primes, _garner32) or 12 ns (~62-bit primes, _crt), 0.5 ns for the fused
-# reconstruction.  The fixed costs are 10 us per prime and 15 us for the general
-# route; when each prime's product is one padded_product call, 0.1 us per prime
-# (the call itself costs about what the schoolbook's costs), and when the whole CRT
-# product is one call (CRTBasis.fused_product32), nothing on top of that.
+# (~30-bit primes, _garner32) or 12 ns (~62-bit primes, _crt); 0.5 ns for the fused
+# reconstruction straight from the primes' rows (m < 2^32), 2 ns for its 128-bit
+# form (2^32 <= m < 2^64).  The fixed costs are 10 us per prime and 15 us for the
+# general route; when the whole product is one call (padded_product for a direct
+# prime, CRTBasis.fused_product32 for small-prime CRT), 0.1 us per prime and nothing
+# more (the call itself costs about what the schoolbook's costs).
 # Measured on Zen 3 (AVX2), na = nb = n, one row, one thread, both paths forced and
-# timed (`python /tmp`-style script: poly.schoolbook against _prime_product /
-# _crt_product; ~4.3 us of call overhead in each):
+# timed (poly.schoolbook against _prime_product / _crt_product; ~4.3 us of call
+# overhead in each):
 #   m = 998244353 (direct):            transforms faster from n = 24 (5.6 vs 5.5 us)
-#   m = 10**9+7 (three 30-bit primes, one call): from n = 24 (5.6 vs 5.2 us)
+#   m = 10**9+7 (three 30-bit primes): from n = 24 (5.6 vs 5.2 us)
 #   m = 2**32-5 (the same primes, inputs reduced mod each as they are read):
 #                                      from n = 24 (5.6 vs 5.4 us)
-#   m = 2**32 (three 30-bit primes, general route): n ~ 200 (128: 25.5 vs 32.7 us;
-#                                      256: 80 vs 39)
-# (AVX-512 build, before the one-call CRT product: 998244353 from n = 32, 10**9+7
-# and 2**32-5 n ~ 100, 2**32 n ~ 300, 2**64-1 (five 30-bit primes) n ~ 450.)
+#   m = 2**32 (three primes, 128-bit reconstruction): from n = 32 (6.4 vs 5.8 us)
+#   m = 2**61-1, 2**64-1 (five primes): n ~ 48 (32: 5.8 vs 6.8 us; 64: 10.1 vs 8.8)
+# (AVX-512 build, before the one-call CRT products: 998244353 from n = 32, 10**9+7
+# and 2**32-5 n ~ 100, 2**32 n ~ 300, 2**64-1 n ~ 450.)
 # Unbalanced products (na << nb) stay on the schoolbook longer, as they should.
 
 SCHOOL_NS, SCHOOL_NS_THREE, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 1.0, 3.0, 21.5
@@ -234,7 +235,7 @@ PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL = 100.0, 0.0
 # 582 us, N = 64 250 us; schoolbook up to n = 16 faster).
 ROW_NS, SCALAR_BELOW, SCALAR_FACTOR = 150.0, 64, 10.0
 CRT_COEFF_NS = {U32: 4.0, U64: 12.0}
-CRT_COEFF_NS_FUSED = 0.5
+CRT_COEFF_NS_FUSED, CRT_COEFF_NS_FUSED64 = 0.5, 2.0
 
 
 def _schoolbook_cheaper(R, na, nb, m, transform_ns):
@@ -245,16 +246,19 @@ def _schoolbook_cheaper(R, na, nb, m, transform_ns):
     return R * (na * nb * per_product + (na + nb - 1) * per_out) < transform_ns
 
 
-def _transform_cost(R, N, k_weighted, k, crt=None, one_call=False):
+def _transform_cost(R, N, k_weighted, k, crt=None, one_call=False, wide=False):
     """Estimated ns for k primes (k_weighted: k times their lane cost) at length N,
     plus the CRT reconstruction of ~N output coefficients when crt is a basis dtype.
     one_call: each prime's product is one padded_product call (and for CRT, the
-    fused reconstruction serves m)."""
+    fused reconstruction serves m); wide: that reconstruction is the 128-bit one
+    (m >= 2^32)."""
     ns = transform_costs()[0] * (SCALAR_FACTOR if N < SCALAR_BELOW else 1.0)
     prime_ns, crt_ns = (PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL) if one_call else (PRIME_NS, CRT_NS)
     cost = 3 * R * N * max(N.bit_length() - 1, 1) * ns * k_weighted + (prime_ns + ROW_NS * R) * k
     if crt is not None:
-        cost += crt_ns + (CRT_COEFF_NS_FUSED if one_call else CRT_COEFF_NS[crt]) * k * R * N
+        coeff_ns = (CRT_COEFF_NS_FUSED64 if wide else CRT_COEFF_NS_FUSED) if one_call \
+            else CRT_COEFF_NS[crt]
+        cost += crt_ns + coeff_ns * k * R * N
     return cost
 
 
@@ -280,7 +284,8 @@ def linear_path(R, na, nb, m):
         # that bound determine it exactly.
         path, basis = "crt", choose_basis(min(na, nb) * (m - 1) ** 2, log2n)
         cost = _transform_cost(R, N, basis.k * lane_costs()[basis.dtype], basis.k, basis.dtype,
-                               one_call=padded and basis.fused32(m))
+                               one_call=padded and (basis.fused32(m) or basis.fused64(m)),
+                               wide=basis.fused64(m))
     if _schoolbook_cheaper(R, na, nb, m, cost):
         return "schoolbook", None
     return path, basis
@@ -303,7 +308,7 @@ def _linear(A2, B2, m, threads, checked=True):
             # small: one max per operand here beats starting again on the checked route
             if int(A2.max()) >= m or (B2 is not A2 and int(B2.max()) >= m):
                 raise _Unchecked
-        elif not (path == "direct" or path == "crt" and basis.fused32(m)):
+        elif not (path == "direct" or path == "crt" and (basis.fused32(m) or basis.fused64(m))):
             raise _Unchecked
     if path == "schoolbook":
         return schoolbook(A2, B2, m, threads)
@@ -458,38 +463,31 @@ def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
     """Exact convolution (first L coefficients of each row) via the primes of
     `basis`, reduced mod m < 2**64: an (R, L) array (uint32 when the fused
     reconstruction serves m, else uint64).  `offset` is added to every
-    coefficient before reconstruction and removed after.  checked=False (only
-    when basis.fused32(m)): A2, B2 may hold values >= m, which raises
-    _Unchecked."""
+    coefficient before reconstruction and removed after.  checked=False (when
+    basis.fused32(m), or basis.fused64(m) and the product is one call): A2, B2 may
+    hold values >= m, which raises _Unchecked (any other route raises it at once)."""
     R = A2.shape[0]
-    if not checked and not basis.fused32(m):
+    rows32 = basis.fused32(m) or basis.fused64(m)   # rebuilt from the primes' uint32 rows
+    one_call = rows32 and kind == "cyclic" and _padded_fits(A2, B2, N)
+    if not checked and not (basis.fused32(m) or one_call):
         raise _Unchecked
-    if basis.fused32(m):
-        # every prime's product stays in its uint32 row; one pass rebuilds x mod m
+    if rows32:
         products = scratch("crt", (basis.k, R, N), basis.dtype)
         work = scratch("operand", (R, N), basis.dtype)
         t = effective_threads(threads, R * N)
-        if kind == "cyclic" and _padded_fits(A2, B2, N):
+        out = np.empty((R, L), dtype=U32 if basis.fused32(m) else U64)
+        if one_call:
             # all of it one kernel call (values read mod each prime as they load)
-            out = np.empty((R, L), dtype=output_dtype(m))
             if basis.fused_product32(N, m, offset).run(A2, B2, products, work, out, t) >= m:
                 raise _Unchecked   # (checked inputs are below m)
             return out
         for j, p in enumerate(basis.primes):
             _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=m > p, out=products[j],
                            checked=checked, bound=m, work=work)
-        out = np.empty((R, L), dtype=output_dtype(m))
-        return basis.reduce_products32(products, m, offset, out, effective_threads(threads, R * L))
-    if basis.fused64(m):
-        # the same per-prime rows, reconstructed mod m >= 2^32 in one pass from them
-        products = scratch("crt", (basis.k, R, N), basis.dtype)
-        work = scratch("operand", (R, N), basis.dtype)
-        t = effective_threads(threads, R * N)
-        for j, p in enumerate(basis.primes):
-            _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=m > p, out=products[j],
-                           bound=m, work=work)
-        out = np.empty((R, L), dtype=U64)
-        return basis.reduce_products64(products, m, offset, out, effective_threads(threads, R * L))
+        t = effective_threads(threads, R * L)
+        if basis.fused32(m):
+            return basis.reduce_products32(products, m, offset, out, t)
+        return basis.reduce_products64(products, m, offset, out, t)
     residues = crt_residues(A2, B2, basis, N, kind, L, threads, bound=m, offset=offset)
     t = effective_threads(threads, residues.size)
     digits = basis.digits(residues, t, out=residues)

@@ -103,23 +103,37 @@ def fused_args(kernels, basis, n, m, offset=0, family=None):
     plans = [get_plan(n, p, dtype=np.uint32) for p in basis.primes]
     tables = tuple(tables_for(kernels, plan, family or plan.reduction) for plan in plans)
     weights, weights_q = basis._shoup_weights(m)
+    c = basis._mod_constants(m)[0]
     return tables, (basis.primes_array, basis._inv, basis._inv_q, basis._offsets(offset), m,
-                    weights, weights_q, offset % m)
+                    weights, weights_q, offset % m, c["barrett_d"], c["barrett_v"],
+                    c["barrett_shift"])
+
+
+def reconstruct(kernels, products, garner, out):
+    """garner32_mod (m < 2^32) or garner32_mod64 of products into out, from fused_args'
+    Garner constants."""
+    if garner[4] < 2**32:
+        kernels.garner32_mod(products, *garner[:8], out, 1)
+    else:
+        kernels.garner32_mod64(products, *garner[:6], *garner[8:], garner[7], out, 1)
 
 
 @pytest.mark.parametrize("isa", checkable_isas())
-@pytest.mark.parametrize("m", [3, 10**9 + 7, POOL[2] - 1, 2**32 - 5])
+@pytest.mark.parametrize("m", [3, 10**9 + 7, POOL[2] - 1, 2**32 - 5, 2**32, 2**61 - 1,
+                               2**64 - 59])
 def test_crt_product32_is_padded_products_then_garner(isa, m):
     # one call == padded_product per prime (rows read mod p_j where m > p_j) and then
-    # garner32_mod; exact against Python ints where that is quick
+    # garner32_mod (m < 2^32) or garner32_mod64; exact against Python ints where that
+    # is quick
     kernels = load(isa)
-    basis = crt.crt_basis(POOL[:3], np.uint32)
+    # primes whose product exceeds the coefficients (n/2 (m - 1)^2 < 2^140 here)
+    basis = crt.crt_basis(POOL[:3 if m <= 2**32 else 5], np.uint32)
     rng = np.random.default_rng(m % 1009)
     for n, family in ((8, None), (256, None), (256, "montgomery"), (1 << 13, None)):
         tables, garner = fused_args(kernels, basis, n, m, offset=12345, family=family)
         fused = kernels.CRTProduct32(tables, *garner)
         for ma, mb in sorted({(n // 2, n // 2), (n // 2 - 3, 1), (1, n // 2)}):
-            for src in (np.uint32, np.uint64):
+            for src in (np.uint32, np.uint64) if m <= 2**32 else (np.uint64,):
                 a = rng.integers(0, m, (2, ma), dtype=np.uint64).astype(src)
                 b = rng.integers(0, m, (2, mb), dtype=np.uint64).astype(src)
                 a[0, :] = m - 1
@@ -130,15 +144,16 @@ def test_crt_product32_is_padded_products_then_garner(isa, m):
                     for j, p in enumerate(basis.primes):
                         kernels.padded_product(x, y, products[j], np.empty((rows, n), np.uint32),
                                                tables[j], 1, pow(n, -1, p), m > p)
-                    want = np.empty((rows, L), np.uint32)
-                    kernels.garner32_mod(products, *garner, want, 1)
+                    out_dtype = np.uint32 if m < 2**32 else np.uint64
+                    want = np.empty((rows, L), out_dtype)
+                    reconstruct(kernels, products, garner, want)
                     if n <= 256:
                         exact = [[int(v) for v in np.convolve(x[r].astype(object),
                                                               y[r].astype(object)) % m]
                                  for r in range(rows)]
                         assert want.tolist() == exact
                     for threads in (1, 2):
-                        got = np.empty((rows, L), np.uint32)
+                        got = np.empty((rows, L), out_dtype)
                         top = fused.run(x, y, np.empty((basis.k, rows, n), np.uint32),
                                         np.empty((rows, n), np.uint32), got, threads)
                         assert top == max(int(x.max()), int(y.max())) == m - 1
@@ -191,6 +206,13 @@ def test_crt_product32_rejects_what_it_cannot_do(isa):
     small = crt.crt_basis((POOL[0], 7340033, POOL[1]), np.uint32)   # 7340033 < p/2
     with pytest.raises(ValueError, match="twice the smallest"):
         kernels.CRTProduct32(good, small.primes_array, small._inv, small._inv_q, *garner[3:])
+    wide_tables, wide_garner = fused_args(kernels, basis, n, 2**61 - 1)
+    wide = kernels.CRTProduct32(wide_tables, *wide_garner)
+    with pytest.raises(ValueError, match="uint64 out"):
+        wide.run(*ok, 1)
+    with pytest.raises(ValueError, match="offset_m < m"):   # garner32_mod64's checks
+        kernels.CRTProduct32(good, *garner[:4], 2**61 - 1, *garner[5:7], 2**61 - 1,
+                             *garner[8:])
 
 
 MODULI64 = [2, 10**9 + 7, 2**32, 2**32 + 15, 2**61 - 1, 2**63 + 1, 2**64 - 59, 2**64 - 1]
