@@ -1,5 +1,6 @@
 # CRT reconstruction straight from the uint32 transform rows, for small primes
-# (p_j < 2^31, the uint32-lane CRT family) and a target modulus m < 2^32.
+# (p_j < 2^31, the uint32-lane CRT family) and a target modulus m < 2^32 (the 2^32 <=
+# m < 2^64 form, garner32_mod64, is at the end of this file).
 #
 # Included by every kernel build (_ntt_portable / _ntt_avx2 / _ntt_avx512): AVX-512
 # and AVX2 builds run _simd_garner_avx512.h / _simd_garner_avx2.h (32x32 -> 64-bit
@@ -78,7 +79,9 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
 
 
 cdef struct Garner32:
-    # garner32_mod's constants, checked (garner32_setup): see its docstring.
+    # garner32_mod's constants, checked (garner32_setup), or garner32_mod64's
+    # (garner32_setup_mod64, mod64 set): see their docstrings.
+    bint mod64
     Py_ssize_t k
     uint64_t m
     uint64_t offset_m
@@ -105,9 +108,14 @@ cdef int garner32_setup(Garner32* g, const uint64_t[::1] primes, const uint64_t[
         raise ValueError("internal: garner32_mod shapes differ")
     if not 2 <= m < (<uint64_t>1 << 32):
         raise ValueError("garner32_mod needs 2 <= m < 2^32")
+    if offset_m >= m:
+        raise ValueError("garner32_mod needs offset_m < m")
+    g.mod64 = False
     g.m = m
     g.offset_m = offset_m
     for j in range(k):
+        if weights[j] >= m:
+            raise ValueError("garner32_mod needs weights below m")
         g.weights[j] = weights[j]
         g.weights_q[j] = weights_q[j]
     return 0
@@ -129,6 +137,8 @@ cdef int garner32_setup_primes(Garner32* g, const uint64_t[::1] primes,
         for l in range(k):
             if primes[l] >= 2 * primes[j]:
                 raise ValueError("garner32_mod needs every prime below twice the smallest")
+        if offsets[j] >= primes[j]:
+            raise ValueError("garner32_mod needs offsets[j] < primes[j]")
     g.k = k
     for j in range(k):
         g.primes[j] = primes[j]
@@ -141,23 +151,30 @@ cdef int garner32_setup_primes(Garner32* g, const uint64_t[::1] primes,
 
 cdef void garner32_rows(const Garner32* g, const uint32_t* const* rows, Py_ssize_t R,
                         Py_ssize_t N, Py_ssize_t L, lane_t* out, int threads) noexcept nogil:
-    # garner32_mod on pointers: rows[j] -> prime j's (R, N) residues, out -> (R, L).
+    # garner32_mod or garner32_mod64 (g.mod64; uint64 out only) on pointers: rows[j] ->
+    # prime j's (R, N) residues, out -> (R, L).
     cdef Py_ssize_t per_row = (L + GARNER_BLOCK - 1) // GARNER_BLOCK
-    cdef Py_ssize_t blk, r, i0
+    cdef Py_ssize_t blk
     if threads == 1:   # no OpenMP region for a small product's few blocks
         for blk in range(R * per_row):
-            r = blk // per_row
-            i0 = (blk % per_row) * GARNER_BLOCK
-            garner32_block(rows, r * N + i0, g.k, min(L - i0, GARNER_BLOCK), g.primes, g.inv,
-                           g.inv_q, g.offsets, g.m, g.weights, g.weights_q, g.offset_m,
-                           out + r * L + i0)
+            garner32_rows_block(g, rows, N, L, per_row, blk, out)
         return
     for blk in prange(R * per_row, num_threads=threads, schedule="static"):
-        r = blk // per_row
-        i0 = (blk % per_row) * GARNER_BLOCK
-        garner32_block(rows, r * N + i0, g.k, min(L - i0, GARNER_BLOCK), g.primes, g.inv,
-                       g.inv_q, g.offsets, g.m, g.weights, g.weights_q, g.offset_m,
-                       out + r * L + i0)
+        garner32_rows_block(g, rows, N, L, per_row, blk, out)
+
+
+cdef inline void garner32_rows_block(const Garner32* g, const uint32_t* const* rows,
+                                     Py_ssize_t N, Py_ssize_t L, Py_ssize_t per_row,
+                                     Py_ssize_t blk, lane_t* out) noexcept nogil:
+    # block blk of garner32_rows: row blk // per_row, GARNER_BLOCK coefficients on
+    cdef Py_ssize_t r = blk // per_row, i0 = (blk % per_row) * GARNER_BLOCK
+    cdef Py_ssize_t cnt = min(L - i0, GARNER_BLOCK)
+    if lane_t is uint64_t:
+        if g.mod64:
+            garner32_mod64_block(g, rows, r * N + i0, cnt, out + r * L + i0)
+            return
+    garner32_block(rows, r * N + i0, g.k, cnt, g.primes, g.inv, g.inv_q, g.offsets, g.m,
+                   g.weights, g.weights_q, g.offset_m, out + r * L + i0)
 
 
 def garner32_mod(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,
@@ -190,7 +207,7 @@ def garner32_mod(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,
 
 
 cdef class CRTProduct32:
-    """A whole fused CRT product of uint32 rows mod m < 2^32 in one call: for every
+    """A whole fused CRT product of uint32 rows mod m < 2^64 in one call: for every
     prime, padded_product (both zero-padded forward transforms and the product inside
     the inverse, n^-1 folded in, the rows reduced mod p_j as they are read where m >
     p_j), then garner32_mod straight from the k product rows.  Built once per primes,
@@ -201,8 +218,7 @@ cdef class CRTProduct32:
     arguments as garner32_mod's for m < 2^32, as garner32_mod64's (barrett_d, _v,
     _shift: m's constants) for 2^32 <= m < 2^64, whose reconstruction run then takes
     (into uint64 out)."""
-    cdef Garner32 g
-    cdef bint wide                                  # m >= 2^32: garner32_mod64's sum
+    cdef Garner32 g                                 # g.mod64: m >= 2^32
     cdef const Tables* t[GARNER32_MAX_PRIMES]
     cdef uint32_t c[GARNER32_MAX_PRIMES]           # pointwise constants, n^-1 folded in
     cdef bint reduce_src[GARNER32_MAX_PRIMES]      # m > p_j: rows read mod p_j
@@ -215,8 +231,7 @@ cdef class CRTProduct32:
                  uint64_t barrett_d=0, uint64_t barrett_v=0, int barrett_shift=0):
         cdef Py_ssize_t j, k = len(tables)
         cdef TransformTables tt
-        self.wide = m >= (<uint64_t>1 << 32)
-        if self.wide:
+        if m >= (<uint64_t>1 << 32):
             garner32_setup_mod64(&self.g, primes, inv, inv_q, offsets, m, weights, barrett_d,
                                  barrett_v, barrett_shift, offset_m, k)
         else:
@@ -249,7 +264,7 @@ cdef class CRTProduct32:
                 or out.shape[0] != R or L > n or n < 8 or 2 * a.shape[1] > n \
                 or 2 * b.shape[1] > n:
             raise ValueError("internal: CRTProduct32.run shapes differ")
-        if self.wide and lane_t is uint32_t:
+        if self.g.mod64 and lane_t is uint32_t:
             raise ValueError("internal: CRTProduct32.run needs uint64 out for m >= 2^32")
         if R == 0:
             return 0
@@ -271,13 +286,7 @@ cdef class CRTProduct32:
                 if largest >= self.g.m:
                     break   # the caller starts again on the checked route
             if largest < self.g.m and L > 0:
-                if lane_t is uint64_t:
-                    if self.wide:
-                        garner32_mod64_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
-                    else:
-                        garner32_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
-                else:   # (never wide: checked above)
-                    garner32_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
+                garner32_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
         free(seen)
         return largest
 
@@ -362,7 +371,7 @@ def garner32_mod64(const uint32_t[:, :, ::1] products, const uint64_t[::1] prime
     for j in range(k):
         rows[j] = &products[j, 0, 0]
     with nogil:
-        garner32_mod64_rows(&g, rows, R, N, L, &out[0, 0], threads)
+        garner32_rows(&g, rows, R, N, L, &out[0, 0], threads)
 
 
 cdef int garner32_setup_mod64(Garner32* g, const uint64_t[::1] primes,
@@ -382,25 +391,7 @@ cdef int garner32_setup_mod64(Garner32* g, const uint64_t[::1] primes,
         if weights[j] >= m:
             raise ValueError("garner32_mod64 needs weights below m")
         g.weights[j] = weights[j]
+    g.mod64 = True
     g.m, g.offset_m = m, offset_m
     g.barrett_d, g.barrett_v, g.barrett_shift = barrett_d, barrett_v, barrett_shift
     return 0
-
-
-cdef void garner32_mod64_rows(const Garner32* g, const uint32_t* const* rows, Py_ssize_t R,
-                              Py_ssize_t N, Py_ssize_t L, uint64_t* out,
-                              int threads) noexcept nogil:
-    # garner32_mod64 on pointers: rows[j] -> prime j's (R, N) residues, out -> (R, L).
-    cdef Py_ssize_t per_row = (L + GARNER_BLOCK - 1) // GARNER_BLOCK
-    cdef Py_ssize_t blk, r, i0
-    if threads == 1:
-        for blk in range(R * per_row):
-            r = blk // per_row
-            i0 = (blk % per_row) * GARNER_BLOCK
-            garner32_mod64_block(g, rows, r * N + i0, min(L - i0, GARNER_BLOCK),
-                                 out + r * L + i0)
-        return
-    for blk in prange(R * per_row, num_threads=threads, schedule="static"):
-        r = blk // per_row
-        i0 = (blk % per_row) * GARNER_BLOCK
-        garner32_mod64_block(g, rows, r * N + i0, min(L - i0, GARNER_BLOCK), out + r * L + i0)

@@ -26,18 +26,28 @@
  * offsets; both vector bodies pick theirs here. */
 enum { NTT_WG_WIDE, NTT_WG_NARROW, NTT_WG_LAZY, NTT_WG_LAZY_NO_OFFSET };
 
+/* Whether every prime is at most 2^30 (lazy digits: 4 p_j fits 32 bits), and whether
+ * every offset is 0. */
+static inline int ntt_garner_digits_lazy(size_t k, const uint64_t *primes) {
+    int lazy = 1;
+    for (size_t j = 0; j < k; j++)
+        lazy &= primes[j] <= (1ull << 30);
+    return lazy;
+}
+
+static inline int ntt_garner_no_offset(size_t k, const uint64_t *offsets) {
+    int none = 1;
+    for (size_t j = 0; j < k; j++)
+        none &= offsets[j] == 0;
+    return none;
+}
+
 static inline int ntt_garner_mode(size_t k, const uint64_t *primes, const uint64_t *offsets,
                                   uint64_t m, uint64_t offset_m) {
     int mode = m < (1ull << 31) ? NTT_WG_NARROW : NTT_WG_WIDE;
-    if (m <= (1ull << 30)) {
-        int lazy = 1, no_offset = offset_m == 0;
-        for (size_t j = 0; j < k; j++) {
-            lazy &= primes[j] <= (1ull << 30);
-            no_offset &= offsets[j] == 0;
-        }
-        if (lazy)
-            mode = no_offset ? NTT_WG_LAZY_NO_OFFSET : NTT_WG_LAZY;
-    }
+    if (m <= (1ull << 30) && ntt_garner_digits_lazy(k, primes))
+        mode = offset_m == 0 && ntt_garner_no_offset(k, offsets) ? NTT_WG_LAZY_NO_OFFSET
+                                                                 : NTT_WG_LAZY;
     return mode;
 }
 
@@ -56,20 +66,6 @@ static inline int ntt_garner_mode(size_t k, const uint64_t *primes, const uint64
 /* The digits alone (ntt_simd_garner32_digits): lazy 32-bit lanes when every prime is
  * at most 2^30, else the folded ones (primes below 2^31); offsets skipped when all
  * are 0.  Both literals, one loop each. */
-static inline int ntt_garner_digits_lazy(size_t k, const uint64_t *primes) {
-    int lazy = 1;
-    for (size_t j = 0; j < k; j++)
-        lazy &= primes[j] <= (1ull << 30);
-    return lazy;
-}
-
-static inline int ntt_garner_no_offset(size_t k, const uint64_t *offsets) {
-    int none = 1;
-    for (size_t j = 0; j < k; j++)
-        none &= offsets[j] == 0;
-    return none;
-}
-
 #define NTT_WG_DIGITS_BY_MODE(fn, k, primes, offsets, ...)                                \
     (ntt_garner_digits_lazy(k, primes)                                                    \
          ? (ntt_garner_no_offset(k, offsets) ? fn(1, 1, k, __VA_ARGS__)                  \

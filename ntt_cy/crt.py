@@ -210,9 +210,9 @@ class CRTBasis:
 
     def fused32(self, m: int) -> bool:
         """Whether reduce_products32 serves modulus m (small primes, m < 2**32).  Such
-        products may also read their inputs unchecked: every value below 2^32 is read
-        mod each prime as it is loaded, and the transforms' largest-value report is the
-        whole range check (see poly._crt_product)."""
+        products may also read their inputs unchecked: every value is read mod each
+        prime as it is loaded, and the transforms' largest-value report is the whole
+        range check (see poly._crt_product; so may fused64's one-call products)."""
         return self._fused32_basis and 2 <= m < 1 << 32
 
     def fused64(self, m: int) -> bool:
@@ -268,7 +268,8 @@ class CRTBasis:
 
     @lru_cache(maxsize=32)
     def _shoup_weights(self, m):
-        """W_j = p_0 ... p_{j-1} mod m (as _mod_constants) and floor(W_j 2^32 / m), m < 2^32."""
+        """W_j = p_0 ... p_{j-1} mod m (as _mod_constants) and floor(W_j 2^32 / m) (the
+        Shoup quotients of garner32_mod, m < 2^32; unused by the m >= 2^32 kernels)."""
         weights = self._mod_constants(m)[2]
         return weights, np.array([(int(w) << 32) // m for w in weights], dtype=np.uint64)
 

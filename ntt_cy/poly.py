@@ -226,8 +226,7 @@ def _plan(N, p, dtype, kind):
 
 SCHOOL_NS, SCHOOL_NS_THREE, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 1.0, 3.0, 21.5
 PRIME_NS, CRT_NS = 10000.0, 15000.0
-# The same fixed costs when every prime's product is one padded_product call and the
-# fused reconstruction serves m (see _crt_product; refitted as above).
+# The same fixed costs when the whole product is one call (see above and _crt_product).
 PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL = 100.0, 0.0
 # Batches of short rows: ~150 ns per row and prime of fixed kernel work, and below
 # N = 64 the transforms run the scalar code, ~10x the calibrated vector cost per
@@ -293,7 +292,8 @@ def linear_path(R, na, nb, m):
 
 def _linear(A2, B2, m, threads, checked=True):
     """checked=False: A2, B2 may hold values >= m (unsigned views of the caller's
-    arrays): the schoolbook, direct and fused-CRT (basis.fused32) paths take them
+    arrays): the schoolbook, direct and fused-CRT (basis.fused32, and basis.fused64
+    products of one call) paths take them
     and raise _Unchecked if they see one; other paths raise it at once."""
     R, na = A2.shape
     nb = B2.shape[1]
@@ -385,8 +385,7 @@ def _prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked
     tables = plan.tables(plan.reduction)
     if work is None:
         work = scratch("operand", (R, N), plan.dtype)
-    if kind == "cyclic" and _padded_fits(A2, B2, N) and (not reduce or _reduce_on_load(
-            A2, plan, bound)):
+    if kind == "cyclic" and _padded_fits(A2, B2, N) and (not reduce or _reduce_on_load(plan)):
         # both zero-padded transforms and the product in one kernel call (n^-1 folded
         # into the product: the inverse skips its scaling; values reduced as read)
         dst = aligned_empty((R, N), plan.dtype) if out is None else out
@@ -453,9 +452,9 @@ def _padded_fits(A2, B2, N):
     return N >= 8 and 2 * max(A2.shape[1], B2.shape[1]) <= N and A2.dtype == B2.dtype
 
 
-def _reduce_on_load(X2, plan, bound):
-    """Whether padded_product can reduce rows like X2 mod p as it reads them: uint32
-    lanes and p < 2^31 (uint32 or uint64 rows, any values)."""
+def _reduce_on_load(plan):
+    """Whether padded_product can reduce rows mod the plan's prime as it reads them:
+    uint32 lanes and p < 2^31 (uint32 or uint64 rows, any values)."""
     return plan.dtype == U32 and plan.p < 1 << 31
 
 

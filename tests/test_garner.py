@@ -121,13 +121,14 @@ def reconstruct(kernels, products, garner, out):
 @pytest.mark.parametrize("isa", checkable_isas())
 @pytest.mark.parametrize("m", [3, 10**9 + 7, POOL[2] - 1, 2**32 - 5, 2**32, 2**61 - 1,
                                2**64 - 59])
-def test_crt_product32_is_padded_products_then_garner(isa, m):
+@pytest.mark.parametrize("pool", ["below-2^30", "below-2^31"])
+def test_crt_product32_is_padded_products_then_garner(isa, m, pool):
     # one call == padded_product per prime (rows read mod p_j where m > p_j) and then
-    # garner32_mod (m < 2^32) or garner32_mod64; exact against Python ints where that
-    # is quick
+    # garner32_mod (m < 2^32) or garner32_mod64 (lazy digits below 2^30, folded ones
+    # below 2^31); exact against Python ints where that is quick
     kernels = load(isa)
     # primes whose product exceeds the coefficients (n/2 (m - 1)^2 < 2^140 here)
-    basis = crt.crt_basis(POOL[:3 if m <= 2**32 else 5], np.uint32)
+    basis = crt.crt_basis(POOLS[pool][:3 if m <= 2**32 else 5], np.uint32)
     rng = np.random.default_rng(m % 1009)
     for n, family in ((8, None), (256, None), (256, "montgomery"), (1 << 13, None)):
         tables, garner = fused_args(kernels, basis, n, m, offset=12345, family=family)
@@ -161,15 +162,18 @@ def test_crt_product32_is_padded_products_then_garner(isa, m):
 
 
 @pytest.mark.parametrize("isa", checkable_isas())
-def test_crt_product32_reports_values_at_or_above_m(isa):
+@pytest.mark.parametrize("m", [10**9 + 7, 2**64 - 59])
+def test_crt_product32_reports_values_at_or_above_m(isa, m):
     kernels = load(isa)
-    basis = crt.crt_basis(POOL[:3], np.uint32)
-    m, n = 10**9 + 7, 64
+    basis = crt.crt_basis(POOL[:3 if m < 2**32 else 5], np.uint32)
+    n = 64
     tables, garner = fused_args(kernels, basis, n, m)
     fused = kernels.CRTProduct32(tables, *garner)
-    scratch = (np.empty((3, 1, n), np.uint32), np.empty((1, n), np.uint32))
-    out = np.zeros((1, 63), np.uint32)
-    for bad, dtype in ((m, np.uint32), (2**32 - 1, np.uint32), (2**40, np.uint64)):
+    scratch = (np.empty((basis.k, 1, n), np.uint32), np.empty((1, n), np.uint32))
+    out = np.zeros((1, 63), np.uint32 if m < 2**32 else np.uint64)
+    bads = ((m, np.uint32), (2**32 - 1, np.uint32), (2**40, np.uint64)) if m < 2**32 \
+        else ((m, np.uint64), (2**64 - 1, np.uint64))
+    for bad, dtype in bads:
         a = np.ones((1, 32), dtype)
         a[0, 17] = bad
         assert fused.run(a, np.ones((1, 32), dtype), *scratch, out, 1) >= m

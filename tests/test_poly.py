@@ -347,18 +347,20 @@ def test_backend_argument():
 
 @pytest.mark.parametrize("dtype", [np.uint32, np.uint64, np.int32, np.int64])
 @pytest.mark.parametrize("workers", [1, 2])
-@pytest.mark.parametrize("m", [998244353, 10**9 + 7, 2**32 - 5])
+@pytest.mark.parametrize("m", [998244353, 10**9 + 7, 2**32 - 5, 2**32, 2**61 - 1, 2**64 - 59])
 def test_values_outside_range_found_inside_the_transform(dtype, workers, m):
-    # 32/64-bit inputs reach the direct path (998244353), the fused CRT path (10**9 + 7,
-    # every prime above m; 2**32 - 5, inputs reduced mod each prime as they are read)
-    # and the schoolbook unchecked; a value >= m or < 0 anywhere (first, last, vector
-    # tails, second quarter, any row) must still be reduced
+    # 32/64-bit inputs reach the direct path (998244353), the one-call CRT products
+    # (10**9 + 7, every prime above m; 2**32 - 5 and the moduli >= 2^32, inputs read
+    # mod each prime as they load, 64-bit ones whole) and the schoolbook unchecked; a
+    # value >= m or < 0 anywhere (first, last, vector tails, second quarter, any row)
+    # must still be reduced
     rng = np.random.default_rng(11)
     for rows, n in ((2, 5), (1, 37), (1, 1000), (3, 4099), (1, 1 << 15)):   # (2, 5): schoolbook
-        base = rng.integers(0, m, (rows, n)).astype(dtype)
+        base = rng.integers(0, min(m, 2**63), (rows, n), dtype=np.uint64).astype(dtype)
         spots = [(0, 0), (rows - 1, n - 1), (rows // 2, n // 2), (rows - 1, n // 3)]
         for r, i in spots:
-            for bad in ([m, 2**32 - 1] if np.dtype(dtype).kind == "u" else [m, -1, -m]):
+            for bad in ([m, m + 1, 2**32 - 1, 2**63, 2**64 - 1] if np.dtype(dtype).kind == "u"
+                        else [m, -1, -m]):
                 a = base.copy()
                 if int(np.iinfo(dtype).max) < bad or int(np.iinfo(dtype).min) > bad:
                     continue
