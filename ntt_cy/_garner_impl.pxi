@@ -44,25 +44,14 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
     # on this call's stack, so concurrent blocks (one per thread) never share them.
     cdef uint64_t digits[GARNER32_MAX_PRIMES][GARNER_BLOCK]
     cdef uint64_t result[GARNER_BLOCK]
-    cdef Py_ssize_t i, j, l
+    cdef Py_ssize_t i, j
     cdef uint32_t* direct = NULL   # uint32 results: the vector body stores them into out
     if lane_t is uint32_t:
         direct = out
     cdef Py_ssize_t lo = ntt_simd_garner32(rows, start, k, cnt, primes, inv, inv_q, offsets, m,
                                            weights, weights_q, offset_m, result, direct)
-    cdef uint64_t pj, c, cq, t, v, acc
-    for j in range(k):
-        pj = primes[j]
-        for i in range(lo, cnt):   # r_j + offset_j < 2 p_j -> [0, p_j)
-            digits[j][i] = fold_once(rows[j][start + i] + offsets[j], pj)
-        for l in range(j):
-            c = inv[l * k + j]
-            cq = inv_q[l * k + j]
-            for i in range(lo, cnt):
-                v = fold_once(digits[l][i], pj)   # v_l < p_l < 2 p_j -> v_l mod p_j
-                t = digits[j][i]
-                t = t - v + (pj if t < v else 0)
-                digits[j][i] = fold_once(shoup_mul32_wide(t, c, cq, pj), pj)
+    cdef uint64_t c, cq, acc
+    garner32_scalar_digits(rows, start, k, lo, cnt, primes, inv, inv_q, offsets, &digits[0][0])
     for i in range(lo, cnt):   # v_0 < 2^31 -> v_0 mod m
         result[i] = fold_once(shoup_mul32_wide(digits[0][i], 1, weights_q[0], m), m)
     for j in range(1, k):
@@ -78,9 +67,33 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
         out[i] = <lane_t>result[i]
 
 
+cdef void garner32_scalar_digits(const uint32_t* const* rows, Py_ssize_t start, Py_ssize_t k,
+                                 Py_ssize_t lo, Py_ssize_t cnt, const uint64_t* primes,
+                                 const uint64_t* inv, const uint64_t* inv_q,
+                                 const uint64_t* offsets, uint64_t* digits) noexcept nogil:
+    # digits[j * GARNER_BLOCK + i] <- digit v_j in [0, p_j) of coefficient start + i, for
+    # lo <= i < cnt (the ones the vector bodies left), coefficient index innermost.
+    cdef Py_ssize_t i, j, l
+    cdef uint64_t pj, c, cq, t, v
+    cdef uint64_t* dj
+    for j in range(k):
+        pj = primes[j]
+        dj = digits + j * GARNER_BLOCK
+        for i in range(lo, cnt):   # r_j + offset_j < 2 p_j -> [0, p_j)
+            dj[i] = fold_once(rows[j][start + i] + offsets[j], pj)
+        for l in range(j):
+            c = inv[l * k + j]
+            cq = inv_q[l * k + j]
+            for i in range(lo, cnt):
+                v = fold_once(digits[l * GARNER_BLOCK + i], pj)   # v_l < p_l < 2 p_j -> mod p_j
+                t = dj[i]
+                t = t - v + (pj if t < v else 0)
+                dj[i] = fold_once(shoup_mul32_wide(t, c, cq, pj), pj)
+
+
 cdef struct Garner32:
-    # garner32_mod's constants, checked (garner32_setup), or garner32_mod64's
-    # (garner32_setup_mod64, mod64 set): see their docstrings.
+    # garner32_mod's constants, or garner32_mod64's (mod64 set), checked by
+    # garner32_setup: see their docstrings.
     bint mod64
     Py_ssize_t k
     uint64_t m
@@ -100,49 +113,42 @@ cdef struct Garner32:
 cdef int garner32_setup(Garner32* g, const uint64_t[::1] primes, const uint64_t[:, ::1] inv,
                         const uint64_t[:, ::1] inv_q, const uint64_t[::1] offsets, uint64_t m,
                         const uint64_t[::1] weights, const uint64_t[::1] weights_q,
-                        uint64_t offset_m, Py_ssize_t k) except -1:
-    # g <- the constants of k primes and m < 2^32, after the checks garner32_mod documents.
-    cdef Py_ssize_t j
-    garner32_setup_primes(g, primes, inv, inv_q, offsets, k)
-    if weights.shape[0] < k or weights_q.shape[0] < k:
-        raise ValueError("internal: garner32_mod shapes differ")
-    if not 2 <= m < (<uint64_t>1 << 32):
-        raise ValueError("garner32_mod needs 2 <= m < 2^32")
-    if offset_m >= m:
-        raise ValueError("garner32_mod needs offset_m < m")
-    g.mod64 = False
-    g.m = m
-    g.offset_m = offset_m
-    for j in range(k):
-        if weights[j] >= m:
-            raise ValueError("garner32_mod needs weights below m")
-        g.weights[j] = weights[j]
-        g.weights_q[j] = weights_q[j]
-    return 0
-
-
-cdef int garner32_setup_primes(Garner32* g, const uint64_t[::1] primes,
-                               const uint64_t[:, ::1] inv, const uint64_t[:, ::1] inv_q,
-                               const uint64_t[::1] offsets, Py_ssize_t k) except -1:
-    # g <- the primes' constants (garner32_mod's checks on them).
+                        uint64_t offset_m, Py_ssize_t k, bint mod64, uint64_t barrett_d=0,
+                        uint64_t barrett_v=0, int barrett_shift=0) except -1:
+    # g <- the constants of k primes and m, after the checks garner32_mod (m < 2^32,
+    # weights_q) or, with mod64, garner32_mod64 (2 <= m < 2^64, m's barrett_mul64
+    # constants; weights_q unused, may be None) documents.
     cdef Py_ssize_t j, l
+    name = "garner32_mod64" if mod64 else "garner32_mod"
     if primes.shape[0] < k or offsets.shape[0] < k or inv.shape[0] != k \
-            or inv.shape[1] != k or inv_q.shape[0] != k or inv_q.shape[1] != k:
-        raise ValueError("internal: garner32_mod shapes differ")
+            or inv.shape[1] != k or inv_q.shape[0] != k or inv_q.shape[1] != k \
+            or weights.shape[0] < k or (not mod64 and weights_q.shape[0] < k):
+        raise ValueError(f"internal: {name} shapes differ")
     if k < 1 or k > GARNER32_MAX_PRIMES:
-        raise ValueError(f"garner32_mod takes 1..{GARNER32_MAX_PRIMES} primes, got {k}")
+        raise ValueError(f"{name} takes 1..{GARNER32_MAX_PRIMES} primes, got {k}")
     for j in range(k):
         if primes[j] >= (<uint64_t>1 << 31):
-            raise ValueError("garner32_mod needs primes below 2^31")
+            raise ValueError(f"{name} needs primes below 2^31")
         for l in range(k):
             if primes[l] >= 2 * primes[j]:
-                raise ValueError("garner32_mod needs every prime below twice the smallest")
+                raise ValueError(f"{name} needs every prime below twice the smallest")
         if offsets[j] >= primes[j]:
-            raise ValueError("garner32_mod needs offsets[j] < primes[j]")
-    g.k = k
+            raise ValueError(f"{name} needs offsets[j] < primes[j]")
+    if mod64 and m < 2:
+        raise ValueError("garner32_mod64 needs m >= 2")
+    if not mod64 and not 2 <= m < (<uint64_t>1 << 32):
+        raise ValueError("garner32_mod needs 2 <= m < 2^32")
+    if offset_m >= m:
+        raise ValueError(f"{name} needs offset_m < m")
+    g.mod64, g.k, g.m, g.offset_m = mod64, k, m, offset_m
+    g.barrett_d, g.barrett_v, g.barrett_shift = barrett_d, barrett_v, barrett_shift
     for j in range(k):
+        if weights[j] >= m:
+            raise ValueError(f"{name} needs weights below m")
         g.primes[j] = primes[j]
         g.offsets[j] = offsets[j]
+        g.weights[j] = weights[j]
+        g.weights_q[j] = 0 if mod64 else weights_q[j]
         for l in range(k):
             g.inv[l * k + j] = inv[l, j]
             g.inv_q[l * k + j] = inv_q[l, j]
@@ -197,7 +203,7 @@ def garner32_mod(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,
     cdef Garner32 g
     if out.shape[0] != R or L > N:
         raise ValueError("internal: garner32_mod shapes differ")
-    garner32_setup(&g, primes, inv, inv_q, offsets, m, weights, weights_q, offset_m, k)
+    garner32_setup(&g, primes, inv, inv_q, offsets, m, weights, weights_q, offset_m, k, False)
     if R == 0 or L == 0:
         return
     for j in range(k):
@@ -231,12 +237,8 @@ cdef class CRTProduct32:
                  uint64_t barrett_d=0, uint64_t barrett_v=0, int barrett_shift=0):
         cdef Py_ssize_t j, k = len(tables)
         cdef TransformTables tt
-        if m >= (<uint64_t>1 << 32):
-            garner32_setup_mod64(&self.g, primes, inv, inv_q, offsets, m, weights, barrett_d,
-                                 barrett_v, barrett_shift, offset_m, k)
-        else:
-            garner32_setup(&self.g, primes, inv, inv_q, offsets, m, weights, weights_q,
-                           offset_m, k)
+        garner32_setup(&self.g, primes, inv, inv_q, offsets, m, weights, weights_q, offset_m,
+                       k, m >= (<uint64_t>1 << 32), barrett_d, barrett_v, barrett_shift)
         self.tables = tables
         self.n = (<TransformTables?>tables[0]).n
         for j in range(k):
@@ -298,21 +300,6 @@ cdef class CRTProduct32:
 # route through uint64 residues, ntt_cy._garner32's scalar digits and digits_mod32:
 # Zen 3, polymul n = 2^17 mod 2^61 - 1 (five primes): see docs/speed-journal.md.
 
-cdef inline void garner32_digits_one(const Garner32* g, const uint32_t* const* rows,
-                                     Py_ssize_t at, uint64_t* v) noexcept nogil:
-    # v[j] <- digit j in [0, p_j) of the coefficient at `at` (rows[j][at] < p_j)
-    cdef Py_ssize_t j, l, k = g.k
-    cdef uint64_t pj, t, u
-    for j in range(k):
-        pj = g.primes[j]
-        t = fold_once(rows[j][at] + g.offsets[j], pj)   # r_j + offset_j < 2 p_j
-        for l in range(j):
-            u = fold_once(v[l], pj)                     # v_l < p_l < 2 p_j -> v_l mod p_j
-            t = t - u + (pj if t < u else 0)
-            t = fold_once(shoup_mul32_wide(t, g.inv[l * k + j], g.inv_q[l * k + j], pj), pj)
-        v[j] = t
-
-
 cdef inline uint64_t garner32_sum_mod64(const Garner32* g, const uint64_t* v) noexcept nogil:
     # (sum_j v_j W_j - offset_m) mod m; v_j < 2^31, W_j < m < 2^64, k <= 8
     cdef uint64_t lo = 0, hi = 0, plo, phi, x
@@ -329,21 +316,22 @@ cdef inline uint64_t garner32_sum_mod64(const Garner32* g, const uint64_t* v) no
 
 cdef void garner32_mod64_block(const Garner32* g, const uint32_t* const* rows,
                                Py_ssize_t start, Py_ssize_t cnt, uint64_t* out) noexcept nogil:
-    # cnt <= GARNER_BLOCK coefficients from `start` of every row into out[0:cnt]
-    cdef uint32_t digits[GARNER32_MAX_PRIMES][GARNER_BLOCK]
+    # cnt <= GARNER_BLOCK coefficients from `start` of every row into out[0:cnt]: the
+    # vector bodies' digits (uint32) up to `done`, garner32_scalar_digits' after it
+    cdef uint32_t digits32[GARNER32_MAX_PRIMES][GARNER_BLOCK]
+    cdef uint64_t digits64[GARNER32_MAX_PRIMES][GARNER_BLOCK]
     cdef uint32_t* digit_rows[GARNER32_MAX_PRIMES]
     cdef uint64_t v[GARNER32_MAX_PRIMES]
     cdef Py_ssize_t i, j, done
     for j in range(g.k):
-        digit_rows[j] = digits[j]
+        digit_rows[j] = digits32[j]
     done = ntt_simd_garner32_digits(rows, start, g.k, cnt, g.primes, g.inv, g.inv_q,
                                     g.offsets, digit_rows)
+    garner32_scalar_digits(rows, start, g.k, done, cnt, g.primes, g.inv, g.inv_q, g.offsets,
+                           &digits64[0][0])
     for i in range(cnt):
-        if i < done:
-            for j in range(g.k):
-                v[j] = digits[j][i]
-        else:
-            garner32_digits_one(g, rows, start + i, v)
+        for j in range(g.k):
+            v[j] = digits32[j][i] if i < done else digits64[j][i]
         out[i] = garner32_sum_mod64(g, v)
 
 
@@ -364,34 +352,11 @@ def garner32_mod64(const uint32_t[:, :, ::1] products, const uint64_t[::1] prime
     cdef Garner32 g
     if out.shape[0] != R or L > N:
         raise ValueError("internal: garner32_mod64 shapes differ")
-    garner32_setup_mod64(&g, primes, inv, inv_q, offsets, m, weights, barrett_d, barrett_v,
-                         barrett_shift, offset_m, k)
+    garner32_setup(&g, primes, inv, inv_q, offsets, m, weights, None, offset_m, k, True,
+                   barrett_d, barrett_v, barrett_shift)
     if R == 0 or L == 0:
         return
     for j in range(k):
         rows[j] = &products[j, 0, 0]
     with nogil:
         garner32_rows(&g, rows, R, N, L, &out[0, 0], threads)
-
-
-cdef int garner32_setup_mod64(Garner32* g, const uint64_t[::1] primes,
-                              const uint64_t[:, ::1] inv, const uint64_t[:, ::1] inv_q,
-                              const uint64_t[::1] offsets, uint64_t m,
-                              const uint64_t[::1] weights, uint64_t barrett_d,
-                              uint64_t barrett_v, int barrett_shift, uint64_t offset_m,
-                              Py_ssize_t k) except -1:
-    # g <- the constants of k primes and 2 <= m < 2^64 (garner32_mod64's checks).
-    cdef Py_ssize_t j
-    garner32_setup_primes(g, primes, inv, inv_q, offsets, k)
-    if weights.shape[0] < k:
-        raise ValueError("internal: garner32_mod64 shapes differ")
-    if m < 2 or offset_m >= m:
-        raise ValueError("garner32_mod64 needs m >= 2 and offset_m < m")
-    for j in range(k):
-        if weights[j] >= m:
-            raise ValueError("garner32_mod64 needs weights below m")
-        g.weights[j] = weights[j]
-    g.mod64 = True
-    g.m, g.offset_m = m, offset_m
-    g.barrett_d, g.barrett_v, g.barrett_shift = barrett_d, barrett_v, barrett_shift
-    return 0

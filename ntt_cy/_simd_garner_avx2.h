@@ -211,25 +211,21 @@ ntt_wg_garner32_k(int mode, size_t k, const uint32_t *const *rows, size_t start,
     return done;
 }
 
-/* The digits alone, as the AVX-512 ntt_vg_digits32_k (8 coefficients per step). */
-NTT_INLINE size_t ntt_wg_digits32_k(int lazy, int zero_offset, size_t k,
-                                    const uint32_t *const *rows, size_t start, size_t cnt,
-                                    const uint64_t *primes, const uint64_t *inv,
-                                    const uint64_t *inv_q, const uint64_t *offsets,
-                                    uint32_t *const *digits) {
-    size_t i, done = cnt & ~(size_t)7;
+/* The digits of 8 coefficients from `at`, stored at digits[j] + i (the loop of
+ * ntt_simd_garner32_digits, _simd_garner_avx512.h, takes 8 at a time). */
+NTT_INLINE void ntt_wg8_store_digits(int lazy, int zero_offset, const uint32_t *const *rows,
+                                     size_t at, size_t k, const uint64_t *primes,
+                                     const uint64_t *inv, const uint64_t *inv_q,
+                                     const uint64_t *offsets, uint32_t *const *digits,
+                                     size_t i) {
     __m256i d[8];
-    if (k < 1 || k > 8)
-        return 0;
-    for (i = 0; i < done; i += 8) {
-        ntt_wg8_digits(lazy, zero_offset, rows, start + i, k, primes, inv, inv_q, offsets, d);
-        for (size_t j = 0; j < k; j++)
-            _mm256_storeu_si256((__m256i *)(digits[j] + i), d[j]);
-    }
-    return done;
+    ntt_wg8_digits(lazy, zero_offset, rows, at, k, primes, inv, inv_q, offsets, d);
+    for (size_t j = 0; j < k; j++)
+        _mm256_storeu_si256((__m256i *)(digits[j] + i), d[j]);
 }
 
-#define NTT_GARNER_DIGITS_K ntt_wg_digits32_k
+#define NTT_GARNER_DIGITS_LANES 8
+#define NTT_GARNER_STORE_DIGITS ntt_wg8_store_digits
 
 static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start, size_t k,
                                        size_t cnt, const uint64_t *primes, const uint64_t *inv,

@@ -242,27 +242,21 @@ static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start
                           weights_q, offset_m, result, result32);
 }
 
-/* The digits alone, for moduli the weighted sums above cannot take (m >= 2^32):
- * digits[j][i] = v_j in [0, p_j) for coefficients start .. start + cnt (rounded down
- * to 16).  lazy and zero_offset as in ntt_vg16_coefficients (literals at each call). */
-NTT_INLINE size_t ntt_vg_digits32_k(int lazy, int zero_offset, size_t k,
-                                    const uint32_t *const *rows, size_t start, size_t cnt,
-                                    const uint64_t *primes, const uint64_t *inv,
-                                    const uint64_t *inv_q, const uint64_t *offsets,
-                                    uint32_t *const *digits) {
-    size_t i, done = cnt & ~(size_t)15;
+/* The digits of 16 coefficients from `at`, stored at digits[j] + i (the loop of
+ * ntt_simd_garner32_digits below takes 16 at a time). */
+NTT_INLINE void ntt_vg16_store_digits(int lazy, int zero_offset, const uint32_t *const *rows,
+                                      size_t at, size_t k, const uint64_t *primes,
+                                      const uint64_t *inv, const uint64_t *inv_q,
+                                      const uint64_t *offsets, uint32_t *const *digits,
+                                      size_t i) {
     __m512i d[8];
-    if (k < 1 || k > 8)
-        return 0;
-    for (i = 0; i < done; i += 16) {
-        ntt_vg16_digits(lazy, zero_offset, rows, start + i, k, primes, inv, inv_q, offsets, d);
-        for (size_t j = 0; j < k; j++)
-            _mm512_storeu_si512(digits[j] + i, d[j]);
-    }
-    return done;
+    ntt_vg16_digits(lazy, zero_offset, rows, at, k, primes, inv, inv_q, offsets, d);
+    for (size_t j = 0; j < k; j++)
+        _mm512_storeu_si512(digits[j] + i, d[j]);
 }
 
-#define NTT_GARNER_DIGITS_K ntt_vg_digits32_k
+#define NTT_GARNER_DIGITS_LANES 16
+#define NTT_GARNER_STORE_DIGITS ntt_vg16_store_digits
 
 #elif defined(__AVX2__)
 #include "_simd_garner_avx2.h"
@@ -283,14 +277,33 @@ static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start
 
 #endif
 
-/* The digits alone: the vector body of this build (NTT_GARNER_DIGITS_K), or nothing
- * (the scalar loop does everything). */
+/* The digits alone, for moduli the weighted sums above cannot take (m >= 2^32):
+ * digits[j][i] = v_j in [0, p_j) for coefficients start .. start + cnt, rounded down
+ * to the build's vector (NTT_GARNER_DIGITS_LANES; lazy and zero_offset literals as in
+ * the coefficient functions), or none where the scalar loop does everything.  Returns
+ * how many. */
+#ifdef NTT_GARNER_DIGITS_LANES
+NTT_INLINE size_t ntt_garner_digits_k(int lazy, int zero_offset, size_t k,
+                                      const uint32_t *const *rows, size_t start, size_t cnt,
+                                      const uint64_t *primes, const uint64_t *inv,
+                                      const uint64_t *inv_q, const uint64_t *offsets,
+                                      uint32_t *const *digits) {
+    size_t i, done = cnt - cnt % NTT_GARNER_DIGITS_LANES;
+    if (k < 1 || k > 8)
+        return 0;
+    for (i = 0; i < done; i += NTT_GARNER_DIGITS_LANES)
+        NTT_GARNER_STORE_DIGITS(lazy, zero_offset, rows, start + i, k, primes, inv, inv_q,
+                                offsets, digits, i);
+    return done;
+}
+#endif
+
 static inline size_t ntt_simd_garner32_digits(const uint32_t *const *rows, size_t start,
                                               size_t k, size_t cnt, const uint64_t *primes,
                                               const uint64_t *inv, const uint64_t *inv_q,
                                               const uint64_t *offsets, uint32_t *const *digits) {
-#ifdef NTT_GARNER_DIGITS_K
-    return NTT_WG_DIGITS_BY_MODE(NTT_GARNER_DIGITS_K, k, primes, offsets, rows, start, cnt,
+#ifdef NTT_GARNER_DIGITS_LANES
+    return NTT_WG_DIGITS_BY_MODE(ntt_garner_digits_k, k, primes, offsets, rows, start, cnt,
                                  primes, inv, inv_q, offsets, digits);
 #else
     (void)rows; (void)start; (void)k; (void)cnt; (void)primes; (void)inv; (void)inv_q;

@@ -209,55 +209,60 @@ class CRTBasis:
         return out
 
     def fused32(self, m: int) -> bool:
-        """Whether reduce_products32 serves modulus m (small primes, m < 2**32).  Such
+        """Whether reduce_products serves modulus m with garner32_mod (small primes,
+        m < 2**32).  Such
         products may also read their inputs unchecked: every value is read mod each
         prime as it is loaded, and the transforms' largest-value report is the whole
         range check (see poly._crt_product; so may fused64's one-call products)."""
         return self._fused32_basis and 2 <= m < 1 << 32
 
     def fused64(self, m: int) -> bool:
-        """Whether reduce_products64 serves modulus m: the primes reduce_products32
-        takes, and a modulus it does not (2^32 <= m < 2^64)."""
+        """Whether reduce_products serves modulus m with its 128-bit sum: the primes
+        fused32 takes, and a modulus it does not (2^32 <= m < 2^64)."""
         return self._fused32_basis and 1 << 32 <= m < 1 << 64
 
-    def reduce_products64(self, products: np.ndarray, m: int, offset: int,
-                          out: np.ndarray, threads: int) -> np.ndarray:
-        """reduce_products32 for 2^32 <= m < 2^64 (fused64(m)), into out (R, L) uint64:
-        the same digits, then their weighted sum reduced mod m in 128-bit arithmetic."""
-        c, _, weights, _ = self._mod_constants(m)
-        _ntt.garner32_mod64(products, self.primes_array, self._inv, self._inv_q,
-                            self._offsets(offset), m, weights, c["barrett_d"], c["barrett_v"],
-                            c["barrett_shift"], offset % m, out, threads)
-        return out
+    def fused(self, m: int) -> bool:
+        """fused32(m) or fused64(m): every coefficient mod m is rebuilt in one pass
+        straight from the primes' uint32 rows (reduce_products, fused_product32)."""
+        return self._fused32_basis and 2 <= m < 1 << 64
 
-    def reduce_products32(self, products: np.ndarray, m: int, offset: int,
-                          out: np.ndarray, threads: int) -> np.ndarray:
+    def reduce_products(self, products: np.ndarray, m: int, offset: int,
+                        out: np.ndarray, threads: int) -> np.ndarray:
         """c mod m for every convolution coefficient c, straight from the transform
-        rows (fused32(m) only).  products (k, R, N) uint32: products[j] = c mod p_j;
-        out (R, L) uint32 or uint64, L <= N, gets the first L coefficients of each
-        row.  x = c + offset must lie in [0, p_0 ... p_{k-1}): the offset (see
-        poly._wrapped) lifts signed (negacyclic) coefficients into that range."""
-        weights, weights_q = self._shoup_weights(m)
-        offsets = self._offsets(offset)
-        _ntt.garner32_mod(products, self.primes_array, self._inv, self._inv_q, offsets, m,
-                          weights, weights_q, offset % m, out, threads)
+        rows (fused(m) only).  products (k, R, N) uint32: products[j] = c mod p_j;
+        out (R, L), L <= N, gets the first L coefficients of each row: uint32 or
+        uint64 for m < 2^32 (_ntt.garner32_mod), uint64 above (_ntt.garner32_mod64,
+        the weighted sum in 128-bit arithmetic).  x = c + offset must lie in [0, p_0
+        ... p_{k-1}): the offset (see poly._wrapped) lifts signed (negacyclic)
+        coefficients into that range."""
+        weights, weights_q, barrett = self._garner_weights(m)
+        head = (self.primes_array, self._inv, self._inv_q, self._offsets(offset), m, weights)
+        if m < 1 << 32:
+            _ntt.garner32_mod(products, *head, weights_q, offset % m, out, threads)
+        else:
+            _ntt.garner32_mod64(products, *head, *barrett, offset % m, out, threads)
         return out
 
     @lru_cache(maxsize=32)
     def fused_product32(self, n: int, m: int, offset: int = 0) -> "_ntt.CRTProduct32":
-        """The whole product in one kernel call (fused32(m) or fused64(m)): every
-        prime's zero-padded cyclic product of length n, then reduce_products32's
-        or reduce_products64's reconstruction (_ntt.CRTProduct32; built once per n, m
-        and offset)."""
+        """The whole product in one kernel call (fused(m) only): every prime's
+        zero-padded cyclic product of length n, then reduce_products' reconstruction
+        (_ntt.CRTProduct32; built once per n, m and offset)."""
         from ntt_cy.plan import get_plan
 
         tables = tuple(plan.tables(plan.reduction) for plan in
                        (get_plan(n, p, dtype=self.dtype) for p in self.primes))
-        weights, weights_q = self._shoup_weights(m)
-        c = self._mod_constants(m)[0]
+        weights, weights_q, barrett = self._garner_weights(m)
         return _ntt.CRTProduct32(tables, self.primes_array, self._inv, self._inv_q,
                                  self._offsets(offset), m, weights, weights_q, offset % m,
-                                 c["barrett_d"], c["barrett_v"], c["barrett_shift"])
+                                 *barrett)
+
+    def _garner_weights(self, m):
+        """The reconstruction kernels' constants for m: the weights W_j, their Shoup
+        quotients (m < 2^32) and m's barrett_mul64 constants (the 128-bit sum)."""
+        weights, weights_q = self._shoup_weights(m)
+        c = self._mod_constants(m)[0]
+        return weights, weights_q, (c["barrett_d"], c["barrett_v"], c["barrett_shift"])
 
     @lru_cache(maxsize=32)
     def _offsets(self, offset):

@@ -283,8 +283,7 @@ def linear_path(R, na, nb, m):
         # that bound determine it exactly.
         path, basis = "crt", choose_basis(min(na, nb) * (m - 1) ** 2, log2n)
         cost = _transform_cost(R, N, basis.k * lane_costs()[basis.dtype], basis.k, basis.dtype,
-                               one_call=padded and (basis.fused32(m) or basis.fused64(m)),
-                               wide=basis.fused64(m))
+                               one_call=padded and basis.fused(m), wide=basis.fused64(m))
     if _schoolbook_cheaper(R, na, nb, m, cost):
         return "schoolbook", None
     return path, basis
@@ -292,7 +291,7 @@ def linear_path(R, na, nb, m):
 
 def _linear(A2, B2, m, threads, checked=True):
     """checked=False: A2, B2 may hold values >= m (unsigned views of the caller's
-    arrays): the schoolbook, direct and fused-CRT (basis.fused32, and basis.fused64
+    arrays): the schoolbook, direct and fused-CRT (basis.fused32, and basis.fused
     products of one call) paths take them
     and raise _Unchecked if they see one; other paths raise it at once."""
     R, na = A2.shape
@@ -308,7 +307,7 @@ def _linear(A2, B2, m, threads, checked=True):
             # small: one max per operand here beats starting again on the checked route
             if int(A2.max()) >= m or (B2 is not A2 and int(B2.max()) >= m):
                 raise _Unchecked
-        elif not (path == "direct" or path == "crt" and (basis.fused32(m) or basis.fused64(m))):
+        elif not (path == "direct" or path == "crt" and basis.fused(m)):
             raise _Unchecked
     if path == "schoolbook":
         return schoolbook(A2, B2, m, threads)
@@ -463,14 +462,13 @@ def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
     `basis`, reduced mod m < 2**64: an (R, L) array (uint32 when the fused
     reconstruction serves m, else uint64).  `offset` is added to every
     coefficient before reconstruction and removed after.  checked=False (when
-    basis.fused32(m), or basis.fused64(m) and the product is one call): A2, B2 may
+    basis.fused32(m), or basis.fused(m) and the product is one call): A2, B2 may
     hold values >= m, which raises _Unchecked (any other route raises it at once)."""
     R = A2.shape[0]
-    rows32 = basis.fused32(m) or basis.fused64(m)   # rebuilt from the primes' uint32 rows
-    one_call = rows32 and kind == "cyclic" and _padded_fits(A2, B2, N)
+    one_call = basis.fused(m) and kind == "cyclic" and _padded_fits(A2, B2, N)
     if not checked and not (basis.fused32(m) or one_call):
         raise _Unchecked
-    if rows32:
+    if basis.fused(m):   # rebuilt from the primes' uint32 rows
         products = scratch("crt", (basis.k, R, N), basis.dtype)
         work = scratch("operand", (R, N), basis.dtype)
         t = effective_threads(threads, R * N)
@@ -483,10 +481,7 @@ def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
         for j, p in enumerate(basis.primes):
             _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=m > p, out=products[j],
                            checked=checked, bound=m, work=work)
-        t = effective_threads(threads, R * L)
-        if basis.fused32(m):
-            return basis.reduce_products32(products, m, offset, out, t)
-        return basis.reduce_products64(products, m, offset, out, t)
+        return basis.reduce_products(products, m, offset, out, effective_threads(threads, R * L))
     residues = crt_residues(A2, B2, basis, N, kind, L, threads, bound=m, offset=offset)
     t = effective_threads(threads, residues.size)
     digits = basis.digits(residues, t, out=residues)
