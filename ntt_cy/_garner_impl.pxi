@@ -259,7 +259,7 @@ cdef class CRTProduct32:
         (computed without fault; every value is read mod each prime, so the one
         comparison with m is the range check).   # IN a, b (R, <= n/2);
         OUT out (R, L <= n); products (k, R, n), work (R, n) scratch"""
-        cdef Py_ssize_t j, k = self.g.k, R = a.shape[0], n = self.n, L = out.shape[1]
+        cdef Py_ssize_t k = self.g.k, R = a.shape[0], n = self.n, L = out.shape[1]
         cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
         if b.shape[0] != R or products.shape[0] != k or products.shape[1] != R \
                 or products.shape[2] != n or work.shape[0] != R or work.shape[1] != n \
@@ -275,22 +275,110 @@ cdef class CRTProduct32:
         cdef const source_t* pa = &a[0, 0] if a.shape[1] else NULL
         cdef const source_t* pb = &b[0, 0] if b.shape[1] else NULL
         cdef uint64_t* seen = _seen_slots(threads)
-        cdef uint64_t top, largest = 0
-        cdef size_t seen_bytes = (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t)
+        cdef uint64_t largest
         with nogil:
-            for j in range(k):
-                memset(seen, 0, seen_bytes)
-                top = padded_product_rows(pa, pb, square, R, a.shape[1], b.shape[1],
-                                          &products[j, 0, 0], &work[0, 0], n, self.t[j],
-                                          threads, self.c[j], self.reduce_src[j], seen)
-                largest = top if top > largest else largest
-                rows[j] = &products[j, 0, 0]
-                if largest >= self.g.m:
-                    break   # the caller starts again on the checked route
+            largest = crt_prime_products(self, pa, pb, square, R, a.shape[1], b.shape[1],
+                                         &products[0, 0, 0], &work[0, 0], threads, seen, rows)
             if largest < self.g.m and L > 0:
                 garner32_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
         free(seen)
         return largest
+
+
+
+cdef class SingleRowCRT:
+    """A CRTProduct32's run for one row of lengths na, nb of each operand, straight
+    from the caller's 1-D arrays into a fresh result of their na + nb - 1
+    coefficients mod m: uint32 for m <= 2^32, else uint64 (poly._single_row: a small
+    product's Python layers cost more than its transforms).  The caller chose the
+    product's primes for these lengths (their product above min(na, nb) (m - 1)^2
+    plus its offset); 2 max(na, nb) <= its n."""
+    cdef CRTProduct32 crt
+    cdef readonly Py_ssize_t na, nb
+
+    def __init__(self, CRTProduct32 crt, Py_ssize_t na, Py_ssize_t nb):
+        if na < 1 or nb < 1 or 2 * max(na, nb) > crt.n:
+            raise ValueError("internal: SingleRowCRT needs 1 <= na, nb <= n/2")
+        self.crt, self.na, self.nb = crt, na, nb
+
+    def product(self, a, b):
+        """a * b mod m; None (nothing computed) when an operand is not an array
+        row_width takes, has another length, or holds a value >= m."""
+        cdef CRTProduct32 crt = self.crt
+        cdef uint64_t m = crt.g.m
+        cdef int width = row_width(a, m)
+        if width == 0 or row_width(b, m) != width:
+            return None
+        cdef cnp.ndarray xa = <cnp.ndarray>a, xb = <cnp.ndarray>b
+        cdef Py_ssize_t na = self.na, nb = self.nb, n = crt.n
+        if cnp.PyArray_DIM(xa, 0) != na or cnp.PyArray_DIM(xb, 0) != nb:
+            return None
+        cdef const void* pa = cnp.PyArray_DATA(xa)
+        cdef const void* pb = cnp.PyArray_DATA(xb)
+        cdef bint square = pa == pb and na == nb
+        cdef Py_ssize_t L = na + nb - 1
+        cdef bint wide = m > (<uint64_t>1 << 32)   # uint64 result (m = 2^32 still uint32)
+        # the k product rows, the second operand's row, and for m = 2^32 the 128-bit
+        # reconstruction's uint64 values before they narrow to the uint32 result
+        cdef size_t row_bytes = n * sizeof(uint32_t)
+        cdef char* buf = <char*>aligned_scratch((crt.g.k + 1) * row_bytes
+                                                + (L * sizeof(uint64_t) if crt.g.mod64 else 0))
+        if buf == NULL:
+            raise MemoryError()
+        cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
+        cdef uint64_t seen[SLOT]
+        cdef uint64_t largest
+        cdef uint64_t* wide_values = <uint64_t*>(buf + (crt.g.k + 1) * row_bytes)
+        cdef void* dst
+        try:
+            with nogil:
+                if width == 4:
+                    largest = crt_prime_products(crt, <const uint32_t*>pa, <const uint32_t*>pb,
+                                                 square, 1, na, nb, <uint32_t*>buf,
+                                                 <uint32_t*>(buf + crt.g.k * row_bytes), 1,
+                                                 seen, rows)
+                else:
+                    largest = crt_prime_products(crt, <const uint64_t*>pa, <const uint64_t*>pb,
+                                                 square, 1, na, nb, <uint32_t*>buf,
+                                                 <uint32_t*>(buf + crt.g.k * row_bytes), 1,
+                                                 seen, rows)
+            if largest >= m:
+                return None
+            out = new_row(L, 8 if wide else 4)
+            dst = cnp.PyArray_DATA(<cnp.ndarray>out)
+            with nogil:
+                if not crt.g.mod64:
+                    garner32_rows(&crt.g, rows, 1, n, L, <uint32_t*>dst, 1)
+                elif wide:
+                    garner32_rows(&crt.g, rows, 1, n, L, <uint64_t*>dst, 1)
+                else:
+                    garner32_rows(&crt.g, rows, 1, n, L, wide_values, 1)
+                    copy_lanes(wide_values, 8, dst, 4, L)
+            return out
+        finally:
+            free(buf)
+
+
+cdef uint64_t crt_prime_products(CRTProduct32 self, const source_t* pa, const source_t* pb,
+                                 bint square, Py_ssize_t R, Py_ssize_t na, Py_ssize_t nb,
+                                 uint32_t* products, uint32_t* work, int threads,
+                                 uint64_t* seen, const uint32_t** rows) noexcept nogil:
+    # padded_product_rows for every prime of self, prime j's (R, n) rows at products +
+    # j R n (rows[j] points there); seen: _seen_slots(threads).  Returns the largest
+    # source value, and stops at the first prime that saw one >= m (the caller then
+    # starts again on the checked route).
+    cdef Py_ssize_t j, n = self.n
+    cdef uint64_t top, largest = 0
+    cdef size_t seen_bytes = (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t)
+    for j in range(self.g.k):
+        memset(seen, 0, seen_bytes)
+        rows[j] = products + j * R * n
+        top = padded_product_rows(pa, pb, square, R, na, nb, products + j * R * n, work, n,
+                                  self.t[j], threads, self.c[j], self.reduce_src[j], seen)
+        largest = top if top > largest else largest
+        if largest >= self.g.m:
+            break
+    return largest
 
 
 # x mod m for 2 <= m < 2^64 (the moduli above 2^32 that garner32_mod cannot take):

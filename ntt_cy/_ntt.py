@@ -15,6 +15,7 @@ inverse = kernels.inverse
 pointwise_mul = kernels.pointwise_mul
 pointwise_inverse = kernels.pointwise_inverse
 padded_product = kernels.padded_product
+SingleRowProduct = kernels.SingleRowProduct
 powers = kernels.powers
 stage_twiddles = kernels.stage_twiddles
 to_montgomery = kernels.to_montgomery
@@ -23,6 +24,7 @@ float_twiddles = kernels.float_twiddles
 shoup_quotients = kernels.shoup_quotients
 garner32_mod = kernels.garner32_mod
 CRTProduct32 = kernels.CRTProduct32
+SingleRowCRT = kernels.SingleRowCRT
 garner32_mod64 = kernels.garner32_mod64
 
 # The uint32 / uint64 specialisations of the transforms, by lane dtype and direction
@@ -33,5 +35,6 @@ TRANSFORMS = {np.dtype(np.uint32): (inverse["uint32_t"], forward["uint32_t"]),
 
 __all__ = ["ACTIVE_ISA", "TRANSFORMS", "FAMILY_CODES", "TransformTables", "forward",
            "forward_padded", "inverse", "pointwise_mul", "pointwise_inverse", "padded_product",
+           "SingleRowProduct",
            "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "float_twiddles",
-           "shoup_quotients", "garner32_mod", "CRTProduct32", "garner32_mod64"]
+           "shoup_quotients", "garner32_mod", "CRTProduct32", "SingleRowCRT", "garner32_mod64"]

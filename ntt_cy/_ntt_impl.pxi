@@ -22,6 +22,7 @@
 # cache (threads take whole chunks).  So there is one parallel region per large
 # stage plus one for all small stages, never a thread per stage or group.
 
+cimport numpy as cnp
 from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
@@ -31,7 +32,11 @@ from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, sh
 from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
                               shoup_mul64, fold_once, shoup_mul32_wide, mod_wide64)
 
+from ntt_cy._single_row cimport aligned_scratch, copy_lanes, new_row, row_width
+
 from ntt_cy._aligned import TABLE_TAIL_BYTES, readable_tail
+
+cnp.import_array()
 
 cdef extern from "_simd32_avx512.h" nogil:
     # Vector butterflies where the build targets AVX-512; they return 0 (did
@@ -1345,6 +1350,77 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
                                   &tables.c, threads, c, reduce_src, seen)
     free(seen)
     return top
+
+
+cdef class SingleRowProduct:
+    """padded_product for one row of lengths na, nb of each operand mod the tables'
+    prime p, straight from the caller's 1-D arrays into a fresh result of their
+    na + nb - 1 product coefficients (poly._single_row: a small product's Python
+    layers cost more than its transforms).  tables: a cyclic plan's, of length
+    n >= 8 and >= 2 max(na, nb)."""
+    cdef TransformTables tables
+    cdef uint64_t c                 # pointwise_constant(n^-1) at the lane width
+    cdef int lane                   # lane bytes: 4 or 8
+    cdef readonly Py_ssize_t n, na, nb
+
+    def __init__(self, TransformTables tables, Py_ssize_t na, Py_ssize_t nb):
+        if tables.c.twist.w != NULL or tables.n < 8 or na < 1 or nb < 1 \
+                or 2 * max(na, nb) > tables.n:
+            raise ValueError("internal: SingleRowProduct needs a cyclic plan, n >= 8, "
+                             "1 <= na, nb <= n/2")
+        self.tables, self.n, self.na, self.nb = tables, tables.n, na, nb
+        self.lane = tables.arrays["fwd_tw"].dtype.itemsize
+        self.c = pointwise_constant(&tables.c.mod, pow(self.n, -1, tables.c.mod.p),
+                                    8 * self.lane)
+
+    def product(self, a, b):
+        """a * b mod p, uint32 for p < 2^32, else uint64; None (nothing computed) when
+        an operand is not an array row_width takes, has another length, or holds a
+        value >= p (padded_product reports the largest it read)."""
+        cdef uint64_t p = self.tables.c.mod.p
+        cdef int width = row_width(a, p)
+        if width == 0 or row_width(b, p) != width:
+            return None
+        cdef cnp.ndarray xa = <cnp.ndarray>a, xb = <cnp.ndarray>b
+        cdef Py_ssize_t na = self.na, nb = self.nb, n = self.n
+        if cnp.PyArray_DIM(xa, 0) != na or cnp.PyArray_DIM(xb, 0) != nb:
+            return None
+        cdef const void* pa = cnp.PyArray_DATA(xa)
+        cdef const void* pb = cnp.PyArray_DATA(xb)
+        cdef bint square = pa == pb and na == nb
+        cdef void* rows = aligned_scratch(2 * n * self.lane)   # the product's, then work
+        if rows == NULL:
+            raise MemoryError()
+        cdef uint64_t seen[SLOT]
+        cdef uint64_t top
+        cdef const Tables* t = &self.tables.c
+        memset(seen, 0, sizeof(seen))
+        try:
+            with nogil:
+                if self.lane == 4 and width == 4:
+                    top = padded_product_rows(<const uint32_t*>pa, <const uint32_t*>pb, square,
+                                              1, na, nb, <uint32_t*>rows, <uint32_t*>rows + n,
+                                              n, t, 1, <uint32_t>self.c, False, seen)
+                elif self.lane == 4:
+                    top = padded_product_rows(<const uint64_t*>pa, <const uint64_t*>pb, square,
+                                              1, na, nb, <uint32_t*>rows, <uint32_t*>rows + n,
+                                              n, t, 1, <uint32_t>self.c, False, seen)
+                elif width == 4:
+                    top = padded_product_rows(<const uint32_t*>pa, <const uint32_t*>pb, square,
+                                              1, na, nb, <uint64_t*>rows, <uint64_t*>rows + n,
+                                              n, t, 1, self.c, False, seen)
+                else:
+                    top = padded_product_rows(<const uint64_t*>pa, <const uint64_t*>pb, square,
+                                              1, na, nb, <uint64_t*>rows, <uint64_t*>rows + n,
+                                              n, t, 1, self.c, False, seen)
+            if top >= p:
+                return None
+            out = new_row(na + nb - 1, 4 if p < (<uint64_t>1 << 32) else 8)
+            copy_lanes(rows, self.lane, cnp.PyArray_DATA(<cnp.ndarray>out),
+                       cnp.PyArray_ITEMSIZE(<cnp.ndarray>out), na + nb - 1)
+            return out
+        finally:
+            free(rows)
 
 
 cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint square,

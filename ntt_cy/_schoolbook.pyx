@@ -8,10 +8,15 @@
 #               (lo, hi, top), which holds any sum of up to 2^64 such products.
 # b is passed reversed (rb[j] = b[nb - 1 - j]) so both operands run forward in the
 # inner loop.
+cimport numpy as cnp
 from cython.parallel cimport prange
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
 
 from ntt_cy._arith64 cimport add_mod64, barrett_mul64
+from ntt_cy._single_row cimport new_row, row_width
+
+cnp.import_array()
 
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
@@ -25,6 +30,15 @@ cdef struct Reducer:
     uint64_t v
     int shift
     uint64_t r64
+
+
+cdef Reducer reducer(uint64_t m, uint64_t d, uint64_t v, int shift) except *:
+    if m < 2:
+        raise ValueError("internal: schoolbook modulus must be >= 2")
+    cdef Reducer red
+    red.m, red.d, red.v, red.shift = m, d, v, shift
+    red.r64 = (<uint64_t>0 - m) % m      # 2^64 mod m
+    return red
 
 
 cdef inline uint64_t mod_word(uint64_t x, const Reducer* r) noexcept nogil:
@@ -61,6 +75,18 @@ cdef inline uint64_t dot_three_words(const uint64_t* a, const uint64_t* rb, Py_s
     return shift_in(shift_in(mod_word(top, r), hi, r), lo, r)
 
 
+cdef inline uint64_t coefficient(const uint64_t* a, Py_ssize_t na, const uint64_t* rb,
+                                 Py_ssize_t nb, Py_ssize_t k, const Reducer* r,
+                                 bint one_word) noexcept nogil:
+    # Coefficient k of the product of one row a and one row b = rb reversed, mod m.
+    # a[i] pairs with b[k - i] = rb[nb - 1 - k + i], for max(0, k-nb+1) <= i <= min(k, na-1)
+    cdef Py_ssize_t i0 = k - nb + 1 if k >= nb else 0
+    cdef Py_ssize_t i1 = k + 1 if k < na else na
+    if one_word:
+        return dot_one_word(a + i0, rb + (nb - 1 - k + i0), i1 - i0, r)
+    return dot_three_words(a + i0, rb + (nb - 1 - k + i0), i1 - i0, r)
+
+
 def linear_mod(const uint64_t[:, ::1] a, const uint64_t[:, ::1] rb, uint64_t[:, ::1] out,
                uint64_t m, uint64_t d, uint64_t v, int shift, bint one_word, int threads):
     """Row-wise linear convolution mod m.
@@ -73,7 +99,7 @@ def linear_mod(const uint64_t[:, ::1] a, const uint64_t[:, ::1] rb, uint64_t[:, 
     output coefficients, so one long row is parallel too.
     """
     cdef Py_ssize_t R = a.shape[0], na = a.shape[1], nb = rb.shape[1]
-    cdef Py_ssize_t L = na + nb - 1, idx, r, k, i0, i1
+    cdef Py_ssize_t L = na + nb - 1, idx, r
     if rb.shape[0] != R or out.shape[0] != R or out.shape[1] != L:
         raise ValueError("internal: schoolbook shapes differ")
     if R == 0 or na == 0 or nb == 0:
@@ -81,21 +107,76 @@ def linear_mod(const uint64_t[:, ::1] a, const uint64_t[:, ::1] rb, uint64_t[:, 
     cdef const uint64_t* pa = &a[0, 0]
     cdef const uint64_t* pb = &rb[0, 0]
     cdef uint64_t* po = &out[0, 0]
-    cdef Reducer red
-    if m < 2:
-        raise ValueError("internal: schoolbook modulus must be >= 2")
-    red.m, red.d, red.v, red.shift = m, d, v, shift
-    red.r64 = (<uint64_t>0 - m) % m      # 2^64 mod m
+    cdef Reducer red = reducer(m, d, v, shift)
     with nogil:
         for idx in prange(R * L, num_threads=threads, schedule="static"):
             r = idx // L
-            k = idx - r * L
-            # a[i] pairs with b[k - i] = rb[nb - 1 - k + i], for max(0, k-nb+1) <= i <= min(k, na-1)
-            i0 = k - nb + 1 if k >= nb else 0
-            i1 = k + 1 if k < na else na
-            if one_word:
-                po[idx] = dot_one_word(pa + r * na + i0, pb + r * nb + (nb - 1 - k + i0),
-                                       i1 - i0, &red)
-            else:
-                po[idx] = dot_three_words(pa + r * na + i0, pb + r * nb + (nb - 1 - k + i0),
-                                          i1 - i0, &red)
+            po[idx] = coefficient(pa + r * na, na, pb + r * nb, nb, idx - r * L, &red, one_word)
+
+
+cdef class SingleRowSchoolbook:
+    """linear_mod for one row of each operand mod m, straight from the caller's 1-D
+    arrays into a fresh result (poly._single_row: a small product's Python layers
+    cost more than its arithmetic).  Built with linear_mod's constants; one_word
+    only when min(na, nb) * (m - 1)^2 < 2^64 for every (na, nb) it will be given."""
+    cdef Reducer red
+    cdef bint one_word
+    cdef Py_ssize_t na, nb
+
+    def __init__(self, Py_ssize_t na, Py_ssize_t nb, uint64_t m, uint64_t d, uint64_t v,
+                 int shift, bint one_word):
+        self.red = reducer(m, d, v, shift)
+        self.na, self.nb, self.one_word = na, nb, one_word
+
+    def product(self, a, b):
+        """The linear product of a (na values) and b (nb values) mod m, uint32 for
+        m <= 2^32, else uint64; None (nothing computed) when an operand is not an
+        array row_width takes, has another length, or holds a value >= m."""
+        cdef uint64_t m = self.red.m
+        cdef int width = row_width(a, m)
+        if width == 0 or row_width(b, m) != width:
+            return None
+        cdef cnp.ndarray xa = <cnp.ndarray>a, xb = <cnp.ndarray>b
+        if cnp.PyArray_DIM(xa, 0) != self.na or cnp.PyArray_DIM(xb, 0) != self.nb:
+            return None
+        cdef Py_ssize_t na = self.na, nb = self.nb, i
+        cdef cnp.npy_intp L = na + nb - 1
+        # a widened, b reversed (as linear_mod takes them), both checked below m
+        cdef uint64_t* rows = <uint64_t*>malloc((na + nb) * sizeof(uint64_t))
+        if rows == NULL:
+            raise MemoryError()
+        cdef uint64_t* ra = rows
+        cdef uint64_t* rb = rows + na
+        cdef uint64_t top = 0
+        cdef bint out32 = m <= (<uint64_t>1 << 32)
+        cdef cnp.ndarray out
+        try:
+            widen(cnp.PyArray_DATA(xa), width, na, 1, ra, &top)
+            widen(cnp.PyArray_DATA(xb), width, nb, -1, rb + nb - 1, &top)
+            if top >= m:
+                return None
+            out = new_row(L, 4 if out32 else 8)
+            with nogil:
+                if out32:
+                    for i in range(L):
+                        (<uint32_t*>cnp.PyArray_DATA(out))[i] = <uint32_t>coefficient(
+                            ra, na, rb, nb, i, &self.red, self.one_word)
+                else:
+                    for i in range(L):
+                        (<uint64_t*>cnp.PyArray_DATA(out))[i] = coefficient(
+                            ra, na, rb, nb, i, &self.red, self.one_word)
+            return out
+        finally:
+            free(rows)
+
+
+cdef void widen(const void* src, int width, Py_ssize_t count, Py_ssize_t step, uint64_t* dst,
+                uint64_t* top) noexcept nogil:
+    # dst[i * step] = src[i] (lanes of `width` bytes) for i < count; *top: the largest seen.
+    cdef Py_ssize_t i
+    cdef uint64_t x, high = top[0]
+    for i in range(count):
+        x = (<const uint32_t*>src)[i] if width == 4 else (<const uint64_t*>src)[i]
+        dst[i * step] = x
+        high = x if x > high else high
+    top[0] = high

@@ -22,7 +22,8 @@ import numpy as np
 from ntt_cy import _checks, _ntt, _residues, _schoolbook
 from ntt_cy._aligned import aligned_empty
 from ntt_cy._scratch import scratch
-from ntt_cy._threads import check_workers, effective_threads, requested_workers, resolve_workers
+from ntt_cy._threads import (PARALLEL_MIN_ELEMENTS, check_workers, effective_threads,
+                             requested_workers, resolve_workers)
 from ntt_cy.crt import choose_basis, lane_costs, transform_costs
 from ntt_cy.plan import get_plan, modulus_constants
 from ntt_cy.transforms import _check_backend
@@ -75,6 +76,11 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
 
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid
         return cuda.polymul(a, b, modulus, kind=kind)
+    if kind == "linear" and type(a) is np.ndarray and type(b) is np.ndarray \
+            and type(modulus) is int and a.ndim == 1 == b.ndim:
+        out = _single_row(a, b, modulus, workers)
+        if out is not None:
+            return out
     m = _checks.as_int(modulus, "modulus")
     if m < 1:
         raise ValueError(f"modulus must be >= 1, got {m}")
@@ -123,6 +129,62 @@ def _polymul(A, B, a, m, kind, threads, checked):
 
 
 convolve = polymul
+
+
+# ---------------------------------------------------------------- one small row
+# A linear product of two 1-D integer arrays small enough for one thread (below
+# PARALLEL_MIN_ELEMENTS whatever `workers` says) goes through a product prepared
+# once per (len a, len b, m): its route, plan and constants bound in a compiled
+# object whose `product(a, b)` checks both arrays' headers, runs the whole route in
+# one call and returns the result, or None for the general route below (other
+# dtypes, strided arrays, values >= m).  The layers of the general route cost ~8 us,
+# more than the arithmetic of any product below n ~ 100.
+_SINGLE_ROW_LIMIT = 256   # prepared products kept (the dict is emptied when full)
+_single_rows = {}
+
+
+def _single_row(a, b, m, workers):
+    """polymul(a, b, m, workers=workers) for 1-D ndarrays and an int m, or None."""
+    key = (a.shape[0], b.shape[0], m)
+    prepared = _single_rows.get(key, False)
+    if prepared is False:
+        if len(_single_rows) >= _SINGLE_ROW_LIMIT:
+            _single_rows.clear()
+        prepared = _single_rows[key] = _prepare_single_row(*key)
+    if prepared is None:
+        return None
+    check_workers(workers)
+    return prepared.product(a, b)
+
+
+def clear_route_caches():
+    """Forget the cached routes (linear_path) and the single-row products prepared
+    from them: for code (tests, calibration) that changes the cost model."""
+    linear_path.cache_clear()
+    _single_rows.clear()
+
+
+def _prepare_single_row(na, nb, m):
+    """The compiled product for one row of lengths na, nb mod m (see _single_row):
+    _schoolbook.SingleRowSchoolbook, _ntt.SingleRowProduct (direct prime) or
+    _ntt.SingleRowCRT (one-call CRT product); None where the route is another."""
+    if not 2 <= m < 1 << 64 or na == 0 or nb == 0:
+        return None
+    N = _next_pow2(na + nb - 1)
+    if N >= PARALLEL_MIN_ELEMENTS:
+        return None
+    path, basis = linear_path(1, na, nb, m)
+    if path == "schoolbook":
+        c = _constants(m)
+        return _schoolbook.SingleRowSchoolbook(na, nb, m, c["barrett_d"], c["barrett_v"],
+                                               c["barrett_shift"],
+                                               min(na, nb) * (m - 1) ** 2 < 1 << 64)
+    if not (N >= 8 and 2 * max(na, nb) <= N):   # padded_product's condition, _padded_fits
+        return None
+    if path == "direct":
+        plan = _plan(N, m, None, "cyclic")
+        return _ntt.SingleRowProduct(plan.tables(plan.reduction), na, nb)
+    return _ntt.SingleRowCRT(basis.fused_product32(N, m), na, nb) if basis.fused(m) else None
 
 
 def output_dtype(m: int) -> np.dtype:

@@ -64,7 +64,7 @@ def rand_vec(rng, n, m):
 def force_path(mp, schoolbook):
     """Make every size/modulus take the schoolbook (True) or the transforms (False)."""
     mp.setattr(poly, "_schoolbook_cheaper", lambda *args: schoolbook)
-    poly.linear_path.cache_clear()   # its answers are cached per (R, na, nb, m)
+    poly.clear_route_caches()   # routes are cached per (R, na, nb, m), and prepared
 
 
 @pytest.fixture(params=["auto", "schoolbook", "transform"])
@@ -73,7 +73,7 @@ def path(request, monkeypatch):
     if request.param != "auto":
         force_path(monkeypatch, request.param == "schoolbook")
     yield request.param
-    poly.linear_path.cache_clear()
+    poly.clear_route_caches()
 
 
 # ---------------------------------------------------------------- small sizes, all moduli
@@ -328,7 +328,7 @@ def test_property_both_paths_agree(data, m, na, nb, forced):
     with pytest.MonkeyPatch.context() as mp:
         force_path(mp, forced)
         got = as_ints(polymul(a, b, m))
-    poly.linear_path.cache_clear()
+    poly.clear_route_caches()
     assert got == flint_product(a, b, m)
 
 
@@ -409,3 +409,107 @@ def test_operands_of_different_widths(m, da, db):
         b = rng.integers(0, min(m, 2**31 - 1), n).astype(db)
         b[0] = -1 if np.dtype(db).kind == "i" else b[0]
         assert as_ints(polymul(a, b, m)) == flint_product(a.tolist(), b.tolist(), m), n
+
+
+# ---------------------------------------------------------------- one small row
+# 1-D integer arrays below PARALLEL_MIN_ELEMENTS take a product prepared per
+# (len a, len b, m) (poly._single_row): the schoolbook, a direct prime's padded
+# product or the one-call CRT product, straight from the caller's arrays.
+
+SINGLE_ROW_MODULI = [2, 3, 3329, 998244353, 2**31 - 1, 10**9 + 7, 2013265921, 2**32 - 5,
+                     2**32, 2281701377, 1337006139375617, COMPOSITE_62, 2**61 - 1,
+                     2**64 - 2**32 + 1, 2**64 - 59, 2**64 - 1]
+SINGLE_ROW_LENGTHS = [(1, 1), (1, 7), (5, 3), (16, 16), (24, 24), (33, 64), (64, 64),
+                      (100, 3), (255, 256), (1000, 1000), (2048, 2047)]
+
+
+def _row(rng, n, m, dtype, fill):
+    """n values below m that fit dtype: random, or all the largest (m - 1 where it fits)."""
+    top = min(m, int(np.iinfo(dtype).max) + 1)
+    if fill == "largest":
+        return np.full(n, top - 1, dtype=dtype)
+    return rng.integers(0, top, n, dtype=np.uint64).astype(dtype)
+
+
+@pytest.mark.parametrize("m", SINGLE_ROW_MODULI)
+@pytest.mark.parametrize("dtype", ["u4", "u8", "i4", "i8"])
+def test_single_row_products_against_flint(m, dtype, path):
+    rng = np.random.default_rng(m % 65521)
+    for na, nb in SINGLE_ROW_LENGTHS:
+        for fill in ("random", "largest"):
+            a, b = _row(rng, na, m, dtype, fill), _row(rng, nb, m, dtype, fill)
+            got = polymul(a, b, m)
+            assert got.dtype == poly.output_dtype(m) and got.shape == (na + nb - 1,)
+            assert as_ints(got) == flint_product(a.tolist(), b.tolist(), m), (na, nb, fill)
+            square = polymul(a, a, m)
+            assert as_ints(square) == flint_product(a.tolist(), a.tolist(), m), (na, fill)
+
+
+@pytest.mark.parametrize("m,na,nb,kind", [
+    (998244353, 8, 8, "SingleRowSchoolbook"), (998244353, 64, 64, "SingleRowProduct"),
+    (1337006139375617, 250, 200, "SingleRowProduct"), (10**9 + 7, 64, 64, "SingleRowCRT"),
+    (2**32, 256, 256, "SingleRowCRT"), (2**64 - 59, 1000, 1000, "SingleRowCRT"),
+    (2**61 - 1, 3, 2000, "SingleRowSchoolbook")])
+def test_single_row_routes_are_prepared(m, na, nb, kind):
+    poly.clear_route_caches()
+    prepared = poly._prepare_single_row(na, nb, m)
+    assert type(prepared).__name__ == kind
+    rng = np.random.default_rng(na)
+    a, b = _row(rng, na, m, "u8", "random"), _row(rng, nb, m, "u8", "random")
+    got = prepared.product(a, b)
+    # the general route (lists), and the exact product
+    assert np.array_equal(got, polymul(a.tolist(), b.tolist(), m))
+    assert as_ints(got) == flint_product(a.tolist(), b.tolist(), m)
+    assert got.flags.owndata and got.flags.c_contiguous and got.flags.writeable
+
+
+@pytest.mark.parametrize("m,na,nb", [(998244353, 8, 8), (998244353, 64, 64),
+                                     (10**9 + 7, 64, 64), (2**64 - 59, 100, 100)])
+def test_single_row_declines_what_it_cannot_read(m, na, nb):
+    # product() returns None (and polymul the general route's answer) for every
+    # operand it does not take as it is
+    prepared = poly._prepare_single_row(na, nb, m)
+    rng = np.random.default_rng(5)
+    a, b = _row(rng, na, m, "u8", "random"), _row(rng, nb, m, "u8", "random")
+    above = a.copy()
+    above[-1] = m
+    negative = a.astype(np.int64)
+    negative[0] = -1
+    wide = np.zeros(2 * na, dtype=np.uint64)
+    wide[::2] = a
+    cases = {
+        "value >= m": (above, b),
+        "negative": (negative, b.astype(np.int64)),
+        "longer": (np.concatenate([a, a[:1]]), b),
+        "strided": (wide[::2], b),
+        "two-dimensional": (a.reshape(1, -1), b),
+        "float": (a.astype(np.float64), b),
+        "widths differ": ((a % 2**31).astype(np.uint32), b),
+        "byte-swapped": (a.astype(">u8"), b),
+        "bool": (a.astype(bool), b),
+    }
+    for name, (x, y) in cases.items():
+        assert prepared.product(x, y) is None, name
+        if x.ndim == 2 or x.dtype.kind == "f" or x.dtype == bool:
+            continue   # the general route's errors, or a batch: tested elsewhere
+        want = flint_product(x.astype(object).tolist(), y.astype(object).tolist(), m)
+        before = x.copy()
+        assert as_ints(polymul(x, y, m)) == want, name
+        assert np.array_equal(x, before), name
+
+
+def test_single_row_keeps_the_general_contract():
+    m = 998244353
+    a = np.arange(1, 65, dtype=np.uint32)
+    a.setflags(write=False)   # read-only inputs are read, not copied
+    assert as_ints(polymul(a, a, m)) == naive(a.tolist(), a.tolist(), m)
+    for workers in (0, -2, 1.5):
+        with pytest.raises((ValueError, TypeError), match="workers"):
+            polymul(a, a, m, workers=workers)
+    assert as_ints(polymul(a, a, m, workers=2)) == naive(a.tolist(), a.tolist(), m)
+    with pytest.raises(ValueError, match="empty|length"):
+        polymul(a[:0], a, m)
+    # the cache of prepared products stays bounded
+    for n in range(1, poly._SINGLE_ROW_LIMIT + 20):
+        polymul(a[:1], np.ones(n, dtype=np.uint32), m)
+    assert len(poly._single_rows) <= poly._SINGLE_ROW_LIMIT

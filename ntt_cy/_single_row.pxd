@@ -1,0 +1,53 @@
+# Helpers of the prepared single-row products (poly._single_row): whether the compiled
+# product may read a caller's array as it is, decided from its header alone (anything
+# it declines goes the general route: conversion, reduction, the errors), and the
+# product's scratch and result.
+cimport numpy as cnp
+from libc.stdint cimport uint32_t, uint64_t
+from libc.string cimport memcpy
+
+cdef extern from "<stdlib.h>" nogil:
+    void* aligned_alloc(size_t alignment, size_t size)   # C11
+
+
+cdef inline int row_width(object x, uint64_t m):
+    # The width in bytes (4 or 8) at which x's values read as unsigned lanes whose
+    # maximum alone tells whether all lie in [0, m); 0 when x is not a non-empty 1-D,
+    # C-contiguous, aligned, native-order ndarray of 32/64-bit integers.  A signed
+    # array qualifies only for m <= 2^(bits - 1): a negative value then reads as a lane
+    # >= 2^(bits - 1) >= m (the rule of ntt_cy._checks.unsigned_view).
+    if not cnp.PyArray_Check(x):
+        return 0
+    cdef cnp.ndarray arr = <cnp.ndarray>x
+    cdef int width = cnp.PyArray_ITEMSIZE(arr)
+    if cnp.PyArray_NDIM(arr) != 1 or cnp.PyArray_DIM(arr, 0) == 0 \
+            or not cnp.PyArray_ISCARRAY_RO(arr) or not cnp.PyArray_ISINTEGER(arr) \
+            or (width != 4 and width != 8):
+        return 0
+    if cnp.PyArray_ISSIGNED(arr) and m > (<uint64_t>1 << (8 * width - 1)):
+        return 0
+    return width
+
+
+cdef inline void* aligned_scratch(size_t nbytes) noexcept nogil:
+    # 64-byte aligned memory for a product's transform rows (free() it); NULL on failure.
+    return aligned_alloc(64, (nbytes + 63) // 64 * 64 if nbytes else 64)
+
+
+cdef inline object new_row(cnp.npy_intp length, int width):
+    # A fresh 1-D result of uint32 (width 4) or uint64 lanes.
+    return cnp.PyArray_EMPTY(1, &length, cnp.NPY_UINT32 if width == 4 else cnp.NPY_UINT64, 0)
+
+
+cdef inline void copy_lanes(const void* src, int src_width, void* dst, int dst_width,
+                            Py_ssize_t count) noexcept nogil:
+    # dst[i] = src[i] between uint32/uint64 lanes; narrowing only of values < 2^32.
+    cdef Py_ssize_t i
+    if src_width == dst_width:
+        memcpy(dst, src, count * src_width)
+    elif dst_width == 4:
+        for i in range(count):
+            (<uint32_t*>dst)[i] = <uint32_t>(<const uint64_t*>src)[i]
+    else:
+        for i in range(count):
+            (<uint64_t*>dst)[i] = (<const uint32_t*>src)[i]
