@@ -61,26 +61,50 @@ def aligned_empty(shape, dtype, page_offset=PAGE_DATA, tail=0) -> np.ndarray:
         if dims[k] < 0:
             raise ValueError(f"negative dimensions are not allowed, got {shape}")
         nbytes *= dims[k]
-    cdef size_t boundary = PAGE_BYTES if nbytes >= PAGE_BYTES else ALIGN_BYTES
-    cdef size_t offset = page_offset % PAGE_BYTES if nbytes >= PAGE_BYTES else 0
-    if offset % ALIGN_BYTES:
+    if page_offset % ALIGN_BYTES:
         raise ValueError(f"page_offset must be a multiple of {ALIGN_BYTES}, got {page_offset}")
     if tail < 0:
         raise ValueError(f"tail must be >= 0, got {tail}")
-    cdef cnp.npy_intp total = nbytes + boundary + offset + tail
-    cdef cnp.ndarray raw = cnp.PyArray_EMPTY(1, &total, cnp.NPY_UINT8, 0)
-    # the address straight from the array struct: raw.ctypes.data builds a ctypes
-    # object (~0.9 us, half the cost of a small transform's call)
-    cdef size_t start = (boundary - <size_t>cnp.PyArray_DATA(raw) % boundary) % boundary + offset
-    cdef cnp.ndarray out
     if dtype.isbuiltin == 1 and not dtype.hasobject:
-        # a view made through the C API: 0.4 us, where slicing, viewing and reshaping
-        # raw took 1.5 us (a quarter of a small transform's call)
-        out = cnp.PyArray_SimpleNewFromData(ndim, dims, dtype.num,
-                                            <char*>cnp.PyArray_DATA(raw) + start)
-        cnp.set_array_base(out, raw)
-        return out
+        return aligned_new(ndim, dims, dtype.num, dtype.itemsize, page_offset % PAGE_BYTES, tail)
+    cdef cnp.ndarray raw = _aligned_bytes(nbytes, page_offset % PAGE_BYTES, tail)
+    cdef size_t start = _start(raw, nbytes, page_offset % PAGE_BYTES)
     return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
+cdef cnp.ndarray aligned_new(int ndim, cnp.npy_intp* dims, int typenum, size_t itemsize,
+                             size_t page_offset, size_t tail):
+    # aligned_empty for a builtin dtype (typenum, itemsize) and its checked arguments,
+    # for C callers as well (the single-row transforms' results).  A view made through
+    # the C API: 0.4 us, where slicing, viewing and reshaping the bytes took 1.5 us (a
+    # quarter of a small transform's call).
+    cdef size_t nbytes = itemsize
+    cdef int k
+    for k in range(ndim):
+        nbytes *= dims[k]
+    cdef cnp.ndarray raw = _aligned_bytes(nbytes, page_offset, tail)
+    cdef cnp.ndarray out = cnp.PyArray_SimpleNewFromData(
+        ndim, dims, typenum, <char*>cnp.PyArray_DATA(raw) + _start(raw, nbytes, page_offset))
+    cnp.set_array_base(out, raw)
+    return out
+
+
+cdef cnp.ndarray _aligned_bytes(size_t nbytes, size_t page_offset, size_t tail):
+    # The uint8 buffer of an aligned array of nbytes (see _start for where it begins).
+    cdef size_t boundary = PAGE_BYTES if nbytes >= PAGE_BYTES else ALIGN_BYTES
+    cdef cnp.npy_intp total = nbytes + boundary + (page_offset if nbytes >= PAGE_BYTES else 0) \
+        + tail
+    return cnp.PyArray_EMPTY(1, &total, cnp.NPY_UINT8, 0)
+
+
+cdef size_t _start(cnp.ndarray raw, size_t nbytes, size_t page_offset):
+    # The offset into raw of an array of nbytes: on an ALIGN boundary, and for arrays of
+    # at least a page, page_offset bytes into a page.  The address straight from the
+    # array struct: raw.ctypes.data builds a ctypes object (~0.9 us, half the cost of
+    # a small transform's call).
+    cdef size_t boundary = PAGE_BYTES if nbytes >= PAGE_BYTES else ALIGN_BYTES
+    cdef size_t offset = page_offset if nbytes >= PAGE_BYTES else 0
+    return (boundary - <size_t>cnp.PyArray_DATA(raw) % boundary) % boundary + offset
 
 
 def aligned_copy(a: np.ndarray, page_offset=PAGE_DATA, tail=0) -> np.ndarray:

@@ -11,6 +11,7 @@ FAMILY_CODES = kernels.FAMILY_CODES
 TransformTables = kernels.TransformTables
 forward = kernels.forward
 forward_padded = kernels.forward_padded
+transform_row = kernels.transform_row
 inverse = kernels.inverse
 pointwise_mul = kernels.pointwise_mul
 pointwise_inverse = kernels.pointwise_inverse
@@ -34,7 +35,7 @@ TRANSFORMS = {np.dtype(np.uint32): (inverse["uint32_t"], forward["uint32_t"]),
               np.dtype(np.uint64): (inverse["uint64_t"], forward["uint64_t"])}
 
 __all__ = ["ACTIVE_ISA", "TRANSFORMS", "FAMILY_CODES", "TransformTables", "forward",
-           "forward_padded", "inverse", "pointwise_mul", "pointwise_inverse", "padded_product",
+           "forward_padded", "transform_row", "inverse", "pointwise_mul", "pointwise_inverse", "padded_product",
            "SingleRowProduct",
            "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "float_twiddles",
            "shoup_quotients", "garner32_mod", "CRTProduct32", "SingleRowCRT", "garner32_mod64"]

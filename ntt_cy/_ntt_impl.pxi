@@ -32,6 +32,7 @@ from ntt_cy._arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, sh
 from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
                               shoup_mul64, fold_once, shoup_mul32_wide, mod_wide64)
 
+from ntt_cy._aligned cimport aligned_new
 from ntt_cy._single_row cimport aligned_scratch, copy_lanes, new_row, row_width
 
 from ntt_cy._aligned import TABLE_TAIL_BYTES, readable_tail
@@ -1231,12 +1232,14 @@ cdef class TransformTables:
     cdef readonly object arrays   # keeps the numpy buffers alive
     cdef readonly str family
     cdef readonly Py_ssize_t n
+    cdef readonly int lane_bytes   # 4 (uint32 lanes) or 8 (uint64)
 
     def __init__(self, str family, dict modulus, dict arrays, Py_ssize_t n,
                  uint64_t scale, uint64_t scale_q):
         self.family = family
         self.n = n
         self.arrays = arrays
+        self.lane_bytes = arrays["fwd_tw"].dtype.itemsize
         self.c.family = FAMILY_CODES[family]
         self.c.mod = modulus
         self.c.fwd = _twiddles(arrays, "fwd_tw")
@@ -1291,6 +1294,39 @@ def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables
     if not reduced and natural:
         raise ValueError("reduced=False needs bit-reversed output")
     return _run(src, dst, tables, threads, natural, True, reduced)
+
+
+def transform_row(x, TransformTables tables, bint is_forward):
+    """The forward transform (natural order, values in [0, p)) or the normalised
+    inverse of one row, on one thread, straight from the caller's 1-D array into a
+    fresh 64-byte aligned result (NTTPlan._single_row: a small transform's Python
+    layers cost more than its butterflies).  None (nothing returned) when x is not an
+    array row_width takes at the tables' lane width, has another length than n, or
+    holds a value >= p (the general route then raises)."""
+    cdef const Tables* t = &tables.c
+    cdef int width = row_width(x, t.mod.p)
+    cdef Py_ssize_t n = tables.n
+    if width != tables.lane_bytes or cnp.PyArray_DIM(<cnp.ndarray>x, 0) != n:
+        return None
+    cdef const void* src = cnp.PyArray_DATA(<cnp.ndarray>x)
+    cdef cnp.npy_intp length = n
+    cdef cnp.ndarray out = aligned_new(1, &length, cnp.NPY_UINT32 if width == 4 else cnp.NPY_UINT64,
+                                       width, 0, 0)
+    cdef void* dst = cnp.PyArray_DATA(out)
+    cdef uint64_t seen[SLOT]
+    memset(seen, 0, sizeof(seen))
+    with nogil:
+        if width == 4 and is_forward:
+            forward_row(<const uint32_t*>src, <uint32_t*>dst, n, t, 1, True, True, seen)
+        elif width == 4:
+            inverse_row(<const uint32_t*>src, <uint32_t*>dst, n, t, 1, True, True, NULL, 0,
+                        False, seen)
+        elif is_forward:
+            forward_row(<const uint64_t*>src, <uint64_t*>dst, n, t, 1, True, True, seen)
+        else:
+            inverse_row(<const uint64_t*>src, <uint64_t*>dst, n, t, 1, True, True, NULL, 0,
+                        False, seen)
+    return out if seen[0] < t.mod.p else None
 
 
 def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
@@ -1369,7 +1405,7 @@ cdef class SingleRowProduct:
             raise ValueError("internal: SingleRowProduct needs a cyclic plan, n >= 8, "
                              "1 <= na, nb <= n/2")
         self.tables, self.n, self.na, self.nb = tables, tables.n, na, nb
-        self.lane = tables.arrays["fwd_tw"].dtype.itemsize
+        self.lane = tables.lane_bytes
         self.c = pointwise_constant(&tables.c.mod, pow(self.n, -1, tables.c.mod.p),
                                     8 * self.lane)
 

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from ntt_cy import _checks
 from ntt_cy._threads import check_workers
-from ntt_cy.plan import get_plan
+import numpy as np
+
+from ntt_cy.plan import _cached_plan, get_plan
 
 __all__ = ["ntt", "intt"]
 
@@ -15,6 +17,18 @@ def _plan_for(a, p, axis, kind, dtype, root):
     a = _checks.as_integer_array(a)
     n = a.shape[_checks.normalize_axis(axis, a.ndim)]
     return a, get_plan(n, p, dtype=dtype, kind=kind, root=root)
+
+
+def _single_row(a, p, axis, kind, reduction, workers, is_forward):
+    """ntt / intt of a small 1-D ndarray with the default plan (NTTPlan._single_row),
+    or None for the general route."""
+    if type(a) is not np.ndarray or a.ndim != 1 or type(p) is not int or type(kind) is not str:
+        return None
+    try:
+        plan = _cached_plan(a.shape[0], p, None, kind, None)
+    except (ValueError, TypeError):
+        return None   # the general route raises it, after its checks of `a`
+    return plan._single_row(a, axis, reduction, workers, is_forward)
 
 
 def _check_backend(backend):
@@ -67,6 +81,10 @@ def ntt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid
         return cuda.ntt(a, p, axis=axis, out=out, kind=kind, reduction=reduction,
                          dtype=dtype, root=root)
+    if out is None and dtype is None and root is None:
+        result = _single_row(a, p, axis, kind, reduction, workers, True)
+        if result is not None:
+            return result
     a, plan = _plan_for(a, p, axis, kind, dtype, root)
     return plan.forward(a, axis=axis, out=out, workers=workers, reduction=reduction)
 
@@ -81,5 +99,9 @@ def intt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="aut
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid
         return cuda.intt(a, p, axis=axis, out=out, kind=kind, reduction=reduction,
                          dtype=dtype, root=root)
+    if out is None and dtype is None and root is None:
+        result = _single_row(a, p, axis, kind, reduction, workers, False)
+        if result is not None:
+            return result
     a, plan = _plan_for(a, p, axis, kind, dtype, root)
     return plan.inverse(a, axis=axis, out=out, workers=workers, reduction=reduction)

@@ -760,3 +760,127 @@ def test_ntt_of_halves_summing_to_p(family):
     got = ntt_cy.ntt(a, p, reduction=family)
     assert _ints(got) == _ints(ntt_fast(a, p))
     assert _ints(ntt_cy.intt(got, p, reduction=family)) == _ints(a)
+
+
+# ---------------------------------------------------------------- one small row
+# A 1-D ndarray of n < PARALLEL_MIN_ELEMENTS values at the plan's lane width goes
+# through one compiled call (_ntt.transform_row) from ntt / intt without out, dtype
+# and root, and from NTTPlan.forward / inverse without out in natural order.
+
+def _fitting_dtypes(p, values):
+    """The integer dtypes that hold every value (signed ones as the general route
+    reads them)."""
+    top = max(values)
+    return [dt for dt in (np.uint32, np.int32, np.uint64, np.int64)
+            if top <= np.iinfo(dt).max]
+
+
+@pytest.mark.parametrize("p,kind,top", list(oracle_cases()))
+def test_single_row_transforms_match_dft(p, kind, top):
+    rng = np.random.default_rng(p % 997)
+    n = 1
+    while n <= top:
+        a = [int(x) for x in rng.integers(0, min(p, 2**63), n)]
+        a[-1] = p - 1
+        expect = dft(a, p, kind)
+        plan = get_plan(n, p, kind=kind)
+        for dt in _fitting_dtypes(p, a):
+            arr = np.array(a, dtype=dt)
+            at_lane_width = np.dtype(dt).itemsize == plan.dtype.itemsize
+            for fam in ["auto"] + valid_families(p, plan.dtype):
+                tables = plan.tables(plan._family(fam))
+                direct = _ntt.transform_row(arr, tables, True)
+                assert (direct is not None) == at_lane_width, (n, dt, fam)
+                if direct is not None:
+                    assert direct.tolist() == expect and direct.dtype == plan.dtype
+                    assert direct.ctypes.data % 64 == 0
+                got = ntt_cy.ntt(arr, p, kind=kind, reduction=fam)
+                assert got.tolist() == expect and got.dtype == plan.dtype, (n, dt, fam)
+                assert plan.forward(arr, reduction=None if fam == "auto" else fam).tolist() \
+                    == expect
+                back = ntt_cy.intt(got, p, kind=kind, reduction=fam)
+                assert back.tolist() == a, (n, dt, fam)
+                assert plan.inverse(got).tolist() == a
+        n *= 2
+
+
+@pytest.mark.parametrize("p", LARGEST_PRIMES + [998244353, 3329])
+@pytest.mark.parametrize("kind", ["cyclic", "negacyclic"])
+@pytest.mark.parametrize("fill", ["p-1", "random"])
+def test_single_row_equals_the_general_route(p, kind, fill):
+    # the largest residues at every size up to the one-thread limit, bit for bit
+    # against the general route (a list input), both directions
+    k = (p - 1) & -(p - 1)
+    top = min(k if kind == "cyclic" else k // 2, 4096)
+    rng = np.random.default_rng(p % 1009)
+    n = 1
+    while n <= top:
+        plan = get_plan(n, p, kind=kind)
+        a = (np.full(n, p - 1, dtype=plan.dtype) if fill == "p-1"
+             else rng.integers(0, p, n, dtype=np.uint64).astype(plan.dtype))
+        before = a.copy()
+        fast = ntt_cy.ntt(a, p, kind=kind)
+        assert np.array_equal(fast, ntt_cy.ntt(a.tolist(), p, kind=kind)), n
+        assert np.array_equal(ntt_cy.intt(fast, p, kind=kind),
+                              ntt_cy.intt(fast.tolist(), p, kind=kind)), n
+        assert np.array_equal(ntt_cy.intt(fast, p, kind=kind), a)
+        assert np.array_equal(a, before)
+        n *= 2
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
+@pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2281701377, np.uint32),
+                                     (998244353, np.uint64), (1337006139375617, np.uint64),
+                                     (2**64 - 2**32 + 1, np.uint64)])
+def test_transform_row_every_build(isa, p, lanes):
+    kernels = load(isa)
+    rng = np.random.default_rng(p % 89)
+    for n in (1, 2, 8, 64, 256, 4096):
+        plan = get_plan(n, p, dtype=lanes)
+        a = rng.integers(0, p, n, dtype=np.uint64).astype(lanes)
+        a[0] = p - 1
+        for family in valid_families(p, lanes):
+            tables = tables_for(kernels, plan, family)
+            rows = a.reshape(1, n)
+            for forward, kernel in ((True, kernels.forward), (False, kernels.inverse)):
+                expected = np.empty_like(rows)
+                kernel(rows, expected, tables, 1, True)
+                got = kernels.transform_row(a, tables, forward)
+                assert np.array_equal(got, expected[0]), (n, family, forward)
+
+
+def test_transform_row_declines_what_it_cannot_read():
+    p, n = 998244353, 64
+    plan = get_plan(n, p)
+    tables = plan.tables(plan.reduction)
+    a = np.arange(1, n + 1, dtype=np.uint32)
+    above, negative = a.copy(), a.astype(np.int32)
+    above[7] = p
+    negative[3] = -1
+    wide = np.zeros(2 * n, dtype=np.uint32)
+    wide[::2] = a
+    cases = {"value >= p": above, "negative": negative, "strided": wide[::2],
+             "other width": a.astype(np.uint64), "other length": a[:-1],
+             "two-dimensional": a.reshape(2, -1), "byte-swapped": a.astype(">u4"),
+             "float": a.astype(np.float64)}
+    for name, x in cases.items():
+        assert _ntt.transform_row(x, tables, True) is None, name
+        assert _ntt.transform_row(x, tables, False) is None, name
+    # and the functions answer as before: the general route's result or its error
+    assert np.array_equal(ntt_cy.ntt(wide[::2], p), ntt_cy.ntt(a, p))
+    assert np.array_equal(ntt_cy.ntt(a.astype(np.uint64), p), ntt_cy.ntt(a, p))
+    for bad in (above, negative):
+        with pytest.raises(ValueError, match=r"outside \[0, p\)"):
+            ntt_cy.ntt(bad, p)
+        with pytest.raises(ValueError, match=r"outside \[0, p\)"):
+            ntt_cy.intt(bad, p)
+    with pytest.raises(TypeError, match="integers"):
+        ntt_cy.ntt(a.astype(np.float64), p)
+    with pytest.raises(ValueError, match="workers"):
+        ntt_cy.ntt(a, p, workers=0)
+    with pytest.raises(ValueError, match="power of two"):
+        ntt_cy.ntt(a[:3], p)
+    with pytest.raises(ValueError, match="axis"):
+        ntt_cy.ntt(a, p, axis=1)
+    with pytest.raises(ValueError, match="reduction"):
+        ntt_cy.ntt(a, p, reduction="fast")
