@@ -95,8 +95,9 @@ class Batched:
 
 
 class FunctionAPI:
-    """ntt_cy.ntt / intt (cached plan lookup + checks + allocation), single thread."""
-    params = ([2**4, 2**10, 2**17],)
+    """ntt_cy.ntt / intt (cached plan lookup + checks + allocation), single thread;
+    n = 16 and 256 measure mostly the call itself."""
+    params = ([2**4, 2**8, 2**10, 2**17],)
     param_names = ["n"]
 
     def setup(self, n):

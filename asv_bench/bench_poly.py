@@ -58,6 +58,21 @@ class ClassicPolymul:
         self.polymul(self.a, self.b, self.p, kind="linear", workers=workers)
 
 
+class SmallPolymul:
+    """One short product, one thread: the call's fixed cost (checks, route, allocation)
+    against its arithmetic.  n = 16 takes the schoolbook, 64 and 256 the transforms
+    (direct primes) or the one-call CRT product (10^9 + 7)."""
+    params = ([16, 64, 256], [P30, P51, 10**9 + 7])
+    param_names = ["n", "modulus"]
+
+    def setup(self, n, modulus):
+        self.a, self.b = _operands(n, modulus)
+        self.polymul = _polymul_or_skip(self.a, self.b, modulus, "linear", 1)
+
+    def time_polymul(self, n, modulus):
+        self.polymul(self.a, self.b, modulus, workers=1)
+
+
 class CRTPolymul:
     """Non-NTT-friendly moduli (multi-prime CRT): 10^9+7 and the Mersenne prime 2^61-1."""
     params = ([10**9 + 7, 2**61 - 1], [256, 1024, 131072], [1, 2])

@@ -41,6 +41,7 @@ PAGE_TWIDDLES = 1024
 PAGE_QUOTIENTS = 3072
 PAGE_ELEMENTWISE = 2048   # per-element tables (twists), read alongside data only
 TABLE_TAIL_BYTES = 64     # one vector of the widest ISA
+NPY_MAX_INTP = np.iinfo(np.intp).max
 DEF MAX_DIMS = 32         # numpy's NPY_MAXDIMS (64 since numpy 2; 32 is plenty here)
 
 
@@ -65,6 +66,9 @@ def aligned_empty(shape, dtype, page_offset=PAGE_DATA, tail=0) -> np.ndarray:
         raise ValueError(f"page_offset must be a multiple of {ALIGN_BYTES}, got {page_offset}")
     if tail < 0:
         raise ValueError(f"tail must be >= 0, got {tail}")
+    if nbytes + PAGE_BYTES + page_offset % PAGE_BYTES + tail > NPY_MAX_INTP:
+        # (the C sums below would wrap)
+        raise ValueError(f"array too large: {nbytes} bytes, tail {tail}")
     if dtype.isbuiltin == 1 and not dtype.hasobject:
         return aligned_new(ndim, dims, dtype.num, dtype.itemsize, page_offset % PAGE_BYTES, tail)
     cdef cnp.ndarray raw = _aligned_bytes(nbytes, page_offset % PAGE_BYTES, tail)

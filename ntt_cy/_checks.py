@@ -125,7 +125,7 @@ def check_reduction(reduction: str, p: int, dt: np.dtype) -> str:
         )
     if reduction == "montgomery" and p % 2 == 0:
         raise ValueError("reduction='montgomery' needs an odd modulus")
-    return reduction
+    return str(reduction)   # a str subclass (numpy.str_) as the plain str the tables take
 
 
 def is_integer(v) -> bool:

@@ -292,13 +292,13 @@ cdef class SingleRowCRT:
     coefficients mod m: uint32 for m <= 2^32, else uint64 (poly._single_row: a small
     product's Python layers cost more than its transforms).  The caller chose the
     product's primes for these lengths (their product above min(na, nb) (m - 1)^2
-    plus its offset); 2 max(na, nb) <= its n."""
+    plus its offset); 2 max(na, nb) <= its n, n >= 8 (padded_product's)."""
     cdef CRTProduct32 crt
     cdef readonly Py_ssize_t na, nb
 
     def __init__(self, CRTProduct32 crt, Py_ssize_t na, Py_ssize_t nb):
-        if na < 1 or nb < 1 or 2 * max(na, nb) > crt.n:
-            raise ValueError("internal: SingleRowCRT needs 1 <= na, nb <= n/2")
+        if crt.n < 8 or na < 1 or nb < 1 or 2 * max(na, nb) > crt.n:
+            raise ValueError("internal: SingleRowCRT needs n >= 8, 1 <= na, nb <= n/2")
         self.crt, self.na, self.nb = crt, na, nb
 
     def product(self, a, b):

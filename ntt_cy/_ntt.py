@@ -35,7 +35,7 @@ TRANSFORMS = {np.dtype(np.uint32): (inverse["uint32_t"], forward["uint32_t"]),
               np.dtype(np.uint64): (inverse["uint64_t"], forward["uint64_t"])}
 
 __all__ = ["ACTIVE_ISA", "TRANSFORMS", "FAMILY_CODES", "TransformTables", "forward",
-           "forward_padded", "transform_row", "inverse", "pointwise_mul", "pointwise_inverse", "padded_product",
-           "SingleRowProduct",
+           "forward_padded", "transform_row", "inverse", "pointwise_mul", "pointwise_inverse",
+           "padded_product", "SingleRowProduct",
            "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "float_twiddles",
            "shoup_quotients", "garner32_mod", "CRTProduct32", "SingleRowCRT", "garner32_mod64"]

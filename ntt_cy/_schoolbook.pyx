@@ -121,7 +121,7 @@ cdef class SingleRowSchoolbook:
     only when min(na, nb) * (m - 1)^2 < 2^64 for every (na, nb) it will be given."""
     cdef Reducer red
     cdef bint one_word
-    cdef Py_ssize_t na, nb
+    cdef readonly Py_ssize_t na, nb
 
     def __init__(self, Py_ssize_t na, Py_ssize_t nb, uint64_t m, uint64_t d, uint64_t v,
                  int shift, bint one_word):

@@ -13,11 +13,12 @@ cdef extern from "<stdlib.h>" nogil:
 cdef inline int row_width(object x, uint64_t m):
     # The width in bytes (4 or 8) at which x's values read as unsigned lanes whose
     # maximum alone tells whether all lie in [0, m); 0 when x is not a non-empty 1-D,
-    # C-contiguous, aligned, native-order ndarray of 32/64-bit integers.  A signed
+    # C-contiguous, aligned, native-order numpy.ndarray (no subclass) of 32/64-bit
+    # integers.  A signed
     # array qualifies only for m <= 2^(bits - 1): a negative value then reads as a lane
     # >= 2^(bits - 1) >= m (the rule of ntt_cy._checks.unsigned_view).
-    if not cnp.PyArray_Check(x):
-        return 0
+    if not cnp.PyArray_CheckExact(x):
+        return 0   # subclasses (masked arrays) go the general route, which knows them
     cdef cnp.ndarray arr = <cnp.ndarray>x
     cdef int width = cnp.PyArray_ITEMSIZE(arr)
     if cnp.PyArray_NDIM(arr) != 1 or cnp.PyArray_DIM(arr, 0) == 0 \

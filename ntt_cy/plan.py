@@ -211,7 +211,8 @@ class NTTPlan:
         fresh array (_ntt.transform_row: the layers of _transform cost ~10 us, 20-40
         times the butterflies of n = 256); None for the general route, which also
         raises every error in its own order."""
-        if type(a) is not np.ndarray or a.ndim != 1 or a.shape[0] != self.n \
+        if type(a) is not np.ndarray or a.ndim != 1 or a.dtype.kind not in "iu" \
+                or a.shape[0] != self.n \
                 or self.n >= PARALLEL_MIN_ELEMENTS or type(axis) is not int \
                 or not -1 <= axis <= 0 or not (reduction is None or type(reduction) is str):
             return None

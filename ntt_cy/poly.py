@@ -139,17 +139,21 @@ convolve = polymul
 # one call and returns the result, or None for the general route below (other
 # dtypes, strided arrays, values >= m).  The layers of the general route cost ~8 us,
 # more than the arithmetic of any product below n ~ 100.
-_SINGLE_ROW_LIMIT = 256   # prepared products kept (the dict is emptied when full)
+# Prepared products kept, the oldest dropped first: each holds its plan's tables (up to
+# ~0.35 MB at N = 4096), as many as the plan cache (_plan) keeps.
+_SINGLE_ROW_LIMIT = 128
 _single_rows = {}
 
 
 def _single_row(a, b, m, workers):
     """polymul(a, b, m, workers=workers) for 1-D ndarrays and an int m, or None."""
+    if not 2 <= m < 1 << 64:
+        return None   # (never cached: a huge modulus would be kept alive by its key)
     key = (a.shape[0], b.shape[0], m)
     prepared = _single_rows.get(key, False)
     if prepared is False:
         if len(_single_rows) >= _SINGLE_ROW_LIMIT:
-            _single_rows.clear()
+            _single_rows.pop(next(iter(_single_rows), None), None)
         prepared = _single_rows[key] = _prepare_single_row(*key)
     if prepared is None:
         return None
@@ -175,6 +179,8 @@ def _prepare_single_row(na, nb, m):
         return None
     path, basis = linear_path(1, na, nb, m)
     if path == "schoolbook":
+        if na * nb >= SCHOOL_PARALLEL_MIN:
+            return None   # schoolbook() threads these
         c = _constants(m)
         return _schoolbook.SingleRowSchoolbook(na, nb, m, c["barrett_d"], c["barrett_v"],
                                                c["barrett_shift"],
@@ -287,6 +293,8 @@ def _plan(N, p, dtype, kind):
 # Unbalanced products (na << nb) stay on the schoolbook longer, as they should.
 
 SCHOOL_NS, SCHOOL_NS_THREE, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 1.0, 3.0, 21.5
+# One thread below this many schoolbook products: the fork/join would cost more than it saves.
+SCHOOL_PARALLEL_MIN = 1 << 20
 PRIME_NS, CRT_NS = 10000.0, 15000.0
 # The same fixed costs when the whole product is one call (see above and _crt_product).
 PRIME_NS_ONE_CALL, CRT_NS_ONE_CALL = 100.0, 0.0
@@ -611,8 +619,7 @@ def schoolbook(A2, B2, m, threads=1):
     rb = np.ascontiguousarray(B2[:, ::-1], dtype=U64)
     A2 = A2.astype(U64, copy=False)
     one_word = min(na, nb) * (m - 1) ** 2 < 1 << 64
-    # One thread below ~2^20 products: the fork/join would cost more than it saves.
-    t = resolve_workers(threads) if R * na * nb >= 1 << 20 else 1
+    t = resolve_workers(threads) if R * na * nb >= SCHOOL_PARALLEL_MIN else 1
     if m == 1:
         out[...] = 0
         return out

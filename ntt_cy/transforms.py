@@ -1,11 +1,12 @@
 """ntt / intt: the numpy-style function interface over cached plans."""
 from __future__ import annotations
 
-from ntt_cy import _checks
-from ntt_cy._threads import check_workers
 import numpy as np
 
+from ntt_cy import _checks
+from ntt_cy._threads import check_workers
 from ntt_cy.plan import _cached_plan, get_plan
+
 
 __all__ = ["ntt", "intt"]
 
@@ -22,8 +23,9 @@ def _plan_for(a, p, axis, kind, dtype, root):
 def _single_row(a, p, axis, kind, reduction, workers, is_forward):
     """ntt / intt of a small 1-D ndarray with the default plan (NTTPlan._single_row),
     or None for the general route."""
-    if type(a) is not np.ndarray or a.ndim != 1 or type(p) is not int or type(kind) is not str:
-        return None
+    if type(a) is not np.ndarray or a.ndim != 1 or a.dtype.kind not in "iu" \
+            or type(p) is not int or type(kind) is not str:
+        return None   # (before the plan: tables are not built for an input refused anyway)
     try:
         plan = _cached_plan(a.shape[0], p, None, kind, None)
     except (ValueError, TypeError):

@@ -98,3 +98,11 @@ def test_aligned_empty_rejects_bad_shapes():
         aligned_empty((1.5, 3), np.uint32)
     with pytest.raises(ValueError, match="negative"):
         aligned_empty((-1, 3), np.uint32)
+
+
+def test_aligned_empty_rejects_sizes_past_the_address_space():
+    # the buffer's size (array, alignment, page offset, tail) must not wrap in C
+    with pytest.raises(ValueError, match="too large"):
+        aligned_empty((100,), np.uint8, 0, tail=2**64 - 100)
+    with pytest.raises(ValueError, match="multiple of 64"):
+        aligned_empty((4,), np.uint8, page_offset=3)

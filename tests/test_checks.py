@@ -118,6 +118,9 @@ def test_bad_kind_reduction_axis_backend():
         ntt_cy.ntt(a, P, kind=["cyclic"])
     with pytest.raises(ValueError, match="reduction must be one of"):
         ntt_cy.ntt(a, P, reduction="fast")
+    # a str subclass names a family as the str does
+    assert np.array_equal(ntt_cy.ntt(a, P, reduction=np.str_("barrett")), ntt_cy.ntt(a, P))
+    assert np.array_equal(ntt_cy.intt(list(a), P, reduction=np.str_("lazy")), ntt_cy.intt(a, P))
     with pytest.raises(ValueError, match="axis 1 is out of bounds"):
         ntt_cy.ntt(a, P, axis=1)
     with pytest.raises(ValueError, match="backend must be one of"):

@@ -862,7 +862,7 @@ def test_transform_row_declines_what_it_cannot_read():
     cases = {"value >= p": above, "negative": negative, "strided": wide[::2],
              "other width": a.astype(np.uint64), "other length": a[:-1],
              "two-dimensional": a.reshape(2, -1), "byte-swapped": a.astype(">u4"),
-             "float": a.astype(np.float64)}
+             "float": a.astype(np.float64), "masked": np.ma.masked_array(a)}
     for name, x in cases.items():
         assert _ntt.transform_row(x, tables, True) is None, name
         assert _ntt.transform_row(x, tables, False) is None, name

@@ -509,7 +509,18 @@ def test_single_row_keeps_the_general_contract():
     assert as_ints(polymul(a, a, m, workers=2)) == naive(a.tolist(), a.tolist(), m)
     with pytest.raises(ValueError, match="empty|length"):
         polymul(a[:0], a, m)
-    # the cache of prepared products stays bounded
+    # the cache of prepared products stays bounded, the newest kept
     for n in range(1, poly._SINGLE_ROW_LIMIT + 20):
         polymul(a[:1], np.ones(n, dtype=np.uint32), m)
     assert len(poly._single_rows) <= poly._SINGLE_ROW_LIMIT
+    assert (1, poly._SINGLE_ROW_LIMIT + 19, m) in poly._single_rows
+    # moduli it never serves are not kept alive by it
+    huge = (1 << 4096) + 1
+    assert as_ints(polymul(a[:3], a[:3], huge)) == naive(a[:3].tolist(), a[:3].tolist(), huge)
+    assert not any(key[2] == huge for key in poly._single_rows)
+    # numpy subclasses go the general route (a masked value is an error there)
+    masked = np.ma.masked_array(a, mask=[i == 5 for i in range(64)])
+    with pytest.raises(TypeError, match="masked"):
+        polymul(masked, a, m)
+    prepared = poly._prepare_single_row(64, 64, m)
+    assert prepared.product(masked, a) is None and prepared.product(a, a) is not None
