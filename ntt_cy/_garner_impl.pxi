@@ -290,16 +290,20 @@ cdef class SingleRowCRT:
     """A CRTProduct32's run for one row of lengths na, nb of each operand, straight
     from the caller's 1-D arrays into a fresh result of their na + nb - 1
     coefficients mod m: uint32 for m <= 2^32, else uint64 (poly._single_row: a small
-    product's Python layers cost more than its transforms).  The caller chose the
-    product's primes for these lengths (their product above min(na, nb) (m - 1)^2
-    plus its offset); 2 max(na, nb) <= its n, n >= 8 (padded_product's)."""
+    product's Python layers cost more than its transforms); wrap CYCLIC / NEGACYCLIC
+    (na == nb): the product modulo x^na -/+ 1 folded from the linear one.  The caller
+    chose the product's primes for these lengths (their product above min(na, nb)
+    (m - 1)^2 plus its offset); 2 max(na, nb) <= its n, n >= 8 (padded_product's)."""
     cdef CRTProduct32 crt
+    cdef int wrap
     cdef readonly Py_ssize_t na, nb
 
-    def __init__(self, CRTProduct32 crt, Py_ssize_t na, Py_ssize_t nb):
-        if crt.n < 8 or na < 1 or nb < 1 or 2 * max(na, nb) > crt.n:
-            raise ValueError("internal: SingleRowCRT needs n >= 8, 1 <= na, nb <= n/2")
-        self.crt, self.na, self.nb = crt, na, nb
+    def __init__(self, CRTProduct32 crt, Py_ssize_t na, Py_ssize_t nb, int wrap=LINEAR):
+        if crt.n < 8 or na < 1 or nb < 1 or 2 * max(na, nb) > crt.n \
+                or wrap not in (LINEAR, CYCLIC, NEGACYCLIC) or (wrap != LINEAR and na != nb):
+            raise ValueError("internal: SingleRowCRT needs n >= 8, 1 <= na, nb <= n/2, and "
+                             "na == nb to wrap")
+        self.crt, self.na, self.nb, self.wrap = crt, na, nb, wrap
 
     def product(self, a, b):
         """a * b mod m; None (nothing computed) when an operand is not an array
@@ -317,19 +321,24 @@ cdef class SingleRowCRT:
         cdef const void* pb = cnp.PyArray_DATA(xb)
         cdef bint square = pa == pb and na == nb
         cdef Py_ssize_t L = na + nb - 1
-        cdef bint wide = m > (<uint64_t>1 << 32)   # uint64 result (m = 2^32 still uint32)
-        # the k product rows, the second operand's row, and for m = 2^32 the 128-bit
-        # reconstruction's uint64 values before they narrow to the uint32 result
+        cdef Py_ssize_t count = na if self.wrap != LINEAR else L    # result coefficients
+        cdef int width_out = 8 if m > (<uint64_t>1 << 32) else 4  # (m = 2^32: uint32)
+        # the reconstruction's lanes: uint64 for m >= 2^32 (the 128-bit form)
+        cdef int width_rebuilt = 8 if crt.g.mod64 else 4
+        # a linear product to fold, or values to narrow, go through a buffer of their own
+        cdef bint direct = self.wrap == LINEAR and width_rebuilt == width_out
+        # the k product rows, the second operand's row, that buffer
         cdef size_t row_bytes = n * sizeof(uint32_t)
         cdef char* buf = <char*>aligned_scratch((crt.g.k + 1) * row_bytes
-                                                + (L * sizeof(uint64_t) if crt.g.mod64 else 0))
+                                                + (0 if direct else L * width_rebuilt))
         if buf == NULL:
             raise MemoryError()
         cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
         cdef uint64_t seen[SLOT]
         cdef uint64_t largest
-        cdef uint64_t* wide_values = <uint64_t*>(buf + (crt.g.k + 1) * row_bytes)
+        cdef void* rebuilt = buf + (crt.g.k + 1) * row_bytes
         cdef void* dst
+        cdef void* out_data
         try:
             with nogil:
                 if width == 4:
@@ -344,16 +353,18 @@ cdef class SingleRowCRT:
                                                  seen, rows)
             if largest >= m:
                 return None
-            out = new_row(L, 8 if wide else 4)
-            dst = cnp.PyArray_DATA(<cnp.ndarray>out)
+            out = new_row(count, width_out)
+            out_data = cnp.PyArray_DATA(<cnp.ndarray>out)
+            dst = out_data if direct else rebuilt
             with nogil:
-                if not crt.g.mod64:
+                if width_rebuilt == 4:
                     garner32_rows(&crt.g, rows, 1, n, L, <uint32_t*>dst, 1)
-                elif wide:
-                    garner32_rows(&crt.g, rows, 1, n, L, <uint64_t*>dst, 1)
                 else:
-                    garner32_rows(&crt.g, rows, 1, n, L, wide_values, 1)
-                    copy_lanes(wide_values, 8, dst, 4, L)
+                    garner32_rows(&crt.g, rows, 1, n, L, <uint64_t*>dst, 1)
+                if not direct:
+                    if self.wrap != LINEAR:
+                        fold_lanes(rebuilt, width_rebuilt, na, L, m, self.wrap)
+                    copy_lanes(rebuilt, width_rebuilt, out_data, width_out, count)
             return out
         finally:
             free(buf)

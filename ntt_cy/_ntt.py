@@ -17,6 +17,7 @@ pointwise_mul = kernels.pointwise_mul
 pointwise_inverse = kernels.pointwise_inverse
 padded_product = kernels.padded_product
 SingleRowProduct = kernels.SingleRowProduct
+SingleRowWrapped = kernels.SingleRowWrapped
 powers = kernels.powers
 stage_twiddles = kernels.stage_twiddles
 to_montgomery = kernels.to_montgomery
@@ -36,6 +37,6 @@ TRANSFORMS = {np.dtype(np.uint32): (inverse["uint32_t"], forward["uint32_t"]),
 
 __all__ = ["ACTIVE_ISA", "TRANSFORMS", "FAMILY_CODES", "TransformTables", "forward",
            "forward_padded", "transform_row", "inverse", "pointwise_mul", "pointwise_inverse",
-           "padded_product", "SingleRowProduct",
+           "padded_product", "SingleRowProduct", "SingleRowWrapped",
            "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "float_twiddles",
            "shoup_quotients", "garner32_mod", "CRTProduct32", "SingleRowCRT", "garner32_mod64"]

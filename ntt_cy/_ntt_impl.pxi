@@ -33,7 +33,8 @@ from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barr
                               shoup_mul64, fold_once, shoup_mul32_wide, mod_wide64)
 
 from ntt_cy._aligned cimport aligned_new
-from ntt_cy._single_row cimport aligned_scratch, copy_lanes, new_row, row_width
+from ntt_cy._single_row cimport (CYCLIC, LINEAR, NEGACYCLIC, aligned_scratch, copy_lanes,
+                                fold_lanes, new_row, row_width)
 
 from ntt_cy._aligned import TABLE_TAIL_BYTES, readable_tail
 
@@ -1392,19 +1393,23 @@ cdef class SingleRowProduct:
     """padded_product for one row of lengths na, nb of each operand mod the tables'
     prime p, straight from the caller's 1-D arrays into a fresh result of their
     na + nb - 1 product coefficients (poly._single_row: a small product's Python
-    layers cost more than its transforms).  tables: a cyclic plan's, of length
-    n >= 8 and >= 2 max(na, nb)."""
+    layers cost more than its transforms); wrap CYCLIC / NEGACYCLIC (na == nb): the
+    product modulo x^na -/+ 1 folded from the linear one.  tables: a cyclic plan's,
+    of length n >= 8 and >= 2 max(na, nb)."""
     cdef TransformTables tables
     cdef uint64_t c                 # pointwise_constant(n^-1) at the lane width
     cdef int lane                   # lane bytes: 4 or 8
+    cdef int wrap
     cdef readonly Py_ssize_t n, na, nb
 
-    def __init__(self, TransformTables tables, Py_ssize_t na, Py_ssize_t nb):
+    def __init__(self, TransformTables tables, Py_ssize_t na, Py_ssize_t nb,
+                 int wrap=LINEAR):
         if tables.c.twist.w != NULL or tables.n < 8 or na < 1 or nb < 1 \
-                or 2 * max(na, nb) > tables.n:
+                or 2 * max(na, nb) > tables.n or wrap not in (LINEAR, CYCLIC, NEGACYCLIC) \
+                or (wrap != LINEAR and na != nb):
             raise ValueError("internal: SingleRowProduct needs a cyclic plan, n >= 8, "
-                             "1 <= na, nb <= n/2")
-        self.tables, self.n, self.na, self.nb = tables, tables.n, na, nb
+                             "1 <= na, nb <= n/2, and na == nb to wrap")
+        self.tables, self.n, self.na, self.nb, self.wrap = tables, tables.n, na, nb, wrap
         self.lane = tables.lane_bytes
         self.c = pointwise_constant(&tables.c.mod, pow(self.n, -1, tables.c.mod.p),
                                     8 * self.lane)
@@ -1451,12 +1456,84 @@ cdef class SingleRowProduct:
                                               n, t, 1, self.c, False, seen)
             if top >= p:
                 return None
-            out = new_row(na + nb - 1, 4 if p < (<uint64_t>1 << 32) else 8)
+            if self.wrap != LINEAR:
+                fold_lanes(rows, self.lane, na, na + nb - 1, p, self.wrap)
+            count = na if self.wrap != LINEAR else na + nb - 1
+            out = new_row(count, 4 if p < (<uint64_t>1 << 32) else 8)
             copy_lanes(rows, self.lane, cnp.PyArray_DATA(<cnp.ndarray>out),
-                       cnp.PyArray_ITEMSIZE(<cnp.ndarray>out), na + nb - 1)
+                       cnp.PyArray_ITEMSIZE(<cnp.ndarray>out), count)
             return out
         finally:
             free(rows)
+
+
+cdef class SingleRowWrapped:
+    """The cyclic or negacyclic product of one row of n values of each operand mod the
+    tables' prime p, by transforms of length n (the tables' plan is of that kind):
+    both forward transforms, the product taken inside the inverse, straight from the
+    caller's 1-D arrays into a fresh result (poly._single_row).  Cyclic: n^-1 folded
+    into the product, the inverse unscaled; negacyclic: the inverse scales and
+    untwists."""
+    cdef TransformTables tables
+    cdef uint64_t c                 # pointwise_constant(factor) at the lane width
+    cdef bint scaled
+    cdef readonly Py_ssize_t n
+
+    def __init__(self, TransformTables tables):
+        self.tables, self.n = tables, tables.n
+        self.scaled = tables.c.twist.w != NULL
+        factor = 1 if self.scaled else pow(self.n, -1, tables.c.mod.p)
+        self.c = pointwise_constant(&tables.c.mod, factor, 8 * tables.lane_bytes)
+
+    def product(self, a, b):
+        """a * b mod (x^n -/+ 1, p), the lane dtype's width (uint32 for p < 2^32);
+        None (nothing computed) when an operand is not an array row_width takes at the
+        lane width, has another length than n, or holds a value >= p (the forward
+        transforms report the largest value they read)."""
+        cdef const Tables* t = &self.tables.c
+        cdef int lane = self.tables.lane_bytes
+        cdef Py_ssize_t n = self.n
+        if row_width(a, t.mod.p) != lane or row_width(b, t.mod.p) != lane \
+                or cnp.PyArray_DIM(<cnp.ndarray>a, 0) != n \
+                or cnp.PyArray_DIM(<cnp.ndarray>b, 0) != n:
+            return None
+        cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
+        cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)
+        cdef bint square = pa == pb
+        cdef void* rows = aligned_scratch(2 * n * lane)   # a's transform, then b's
+        if rows == NULL:
+            raise MemoryError()
+        cdef uint64_t seen[SLOT]
+        memset(seen, 0, sizeof(seen))
+        try:
+            with nogil:
+                if lane == 4:
+                    wrapped_product(<const uint32_t*>pa, <const uint32_t*>pb, square,
+                                    <uint32_t*>rows, n, t, <uint32_t>self.c, self.scaled, seen)
+                else:
+                    wrapped_product(<const uint64_t*>pa, <const uint64_t*>pb, square,
+                                    <uint64_t*>rows, n, t, self.c, self.scaled, seen)
+            if seen[0] >= t.mod.p:
+                return None
+            out = new_row(n, lane)
+            memcpy(cnp.PyArray_DATA(<cnp.ndarray>out), rows, n * lane)
+            return out
+        finally:
+            free(rows)
+
+
+cdef void wrapped_product(const lane_t* a, const lane_t* b, bint square, lane_t* rows,
+                          Py_ssize_t n, const Tables* t, lane_t c, bint scaled,
+                          uint64_t* seen) noexcept nogil:
+    # rows[0:n] <- the product of a and b (mod x^n -/+ 1 as t's plan is cyclic or
+    # negacyclic), rows[n:2n] b's transform; seen: one slot, raised to the largest
+    # value of a and b.  As _prime_product does it: uint32 lanes leave the LAZY
+    # forward's [0, 2p) for the product, which takes it (see forward).
+    cdef bint reduced = sizeof(lane_t) != 4
+    forward_row(a, rows, n, t, 1, False, reduced, seen)
+    if not square:
+        forward_row(b, rows + n, n, t, 1, False, reduced, seen)
+    pointwise_inverse_rows(rows, rows if square else rows + n, 1, n, t, 1, c, scaled, False)
 
 
 cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint square,

@@ -14,7 +14,7 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from ntt_cy._arith64 cimport add_mod64, barrett_mul64
-from ntt_cy._single_row cimport new_row, row_width
+from ntt_cy._single_row cimport CYCLIC, LINEAR, NEGACYCLIC, fold, new_row, row_width
 
 cnp.import_array()
 
@@ -117,21 +117,28 @@ def linear_mod(const uint64_t[:, ::1] a, const uint64_t[:, ::1] rb, uint64_t[:, 
 cdef class SingleRowSchoolbook:
     """linear_mod for one row of each operand mod m, straight from the caller's 1-D
     arrays into a fresh result (poly._single_row: a small product's Python layers
-    cost more than its arithmetic).  Built with linear_mod's constants; one_word
-    only when min(na, nb) * (m - 1)^2 < 2^64 for every (na, nb) it will be given."""
+    cost more than its arithmetic); wrap CYCLIC / NEGACYCLIC (na == nb = n): the
+    product modulo x^n -/+ 1, each of its n coefficients folded from two linear
+    ones.  Built with linear_mod's constants; one_word only when
+    min(na, nb) * (m - 1)^2 < 2^64."""
     cdef Reducer red
     cdef bint one_word
+    cdef int wrap
     cdef readonly Py_ssize_t na, nb
 
     def __init__(self, Py_ssize_t na, Py_ssize_t nb, uint64_t m, uint64_t d, uint64_t v,
-                 int shift, bint one_word):
+                 int shift, bint one_word, int wrap=LINEAR):
+        if na < 1 or nb < 1 or wrap not in (LINEAR, CYCLIC, NEGACYCLIC) \
+                or (wrap != LINEAR and na != nb):
+            raise ValueError("internal: SingleRowSchoolbook needs na, nb >= 1, and na == nb "
+                             "to wrap")
         self.red = reducer(m, d, v, shift)
-        self.na, self.nb, self.one_word = na, nb, one_word
+        self.na, self.nb, self.one_word, self.wrap = na, nb, one_word, wrap
 
     def product(self, a, b):
-        """The linear product of a (na values) and b (nb values) mod m, uint32 for
-        m <= 2^32, else uint64; None (nothing computed) when an operand is not an
-        array row_width takes, has another length, or holds a value >= m."""
+        """The product of a (na values) and b (nb values) mod m, uint32 for m <= 2^32,
+        else uint64; None (nothing computed) when an operand is not an array
+        row_width takes, has another length, or holds a value >= m."""
         cdef uint64_t m = self.red.m
         cdef int width = row_width(a, m)
         if width == 0 or row_width(b, m) != width:
@@ -139,32 +146,34 @@ cdef class SingleRowSchoolbook:
         cdef cnp.ndarray xa = <cnp.ndarray>a, xb = <cnp.ndarray>b
         if cnp.PyArray_DIM(xa, 0) != self.na or cnp.PyArray_DIM(xb, 0) != self.nb:
             return None
-        cdef Py_ssize_t na = self.na, nb = self.nb, i
-        cdef cnp.npy_intp L = na + nb - 1
+        cdef Py_ssize_t na = self.na, nb = self.nb, L = na + nb - 1, i
+        cdef Py_ssize_t count = na if self.wrap != LINEAR else L     # result coefficients
         # a widened, b reversed (as linear_mod takes them), both checked below m
         cdef uint64_t* rows = <uint64_t*>malloc((na + nb) * sizeof(uint64_t))
         if rows == NULL:
             raise MemoryError()
         cdef uint64_t* ra = rows
         cdef uint64_t* rb = rows + na
-        cdef uint64_t top = 0
+        cdef uint64_t top = 0, value
         cdef bint out32 = m <= (<uint64_t>1 << 32)
-        cdef cnp.ndarray out
+        cdef void* dst
         try:
             widen(cnp.PyArray_DATA(xa), width, na, 1, ra, &top)
             widen(cnp.PyArray_DATA(xb), width, nb, -1, rb + nb - 1, &top)
             if top >= m:
                 return None
-            out = new_row(L, 4 if out32 else 8)
+            out = new_row(count, 4 if out32 else 8)
+            dst = cnp.PyArray_DATA(<cnp.ndarray>out)
             with nogil:
-                if out32:
-                    for i in range(L):
-                        (<uint32_t*>cnp.PyArray_DATA(out))[i] = <uint32_t>coefficient(
-                            ra, na, rb, nb, i, &self.red, self.one_word)
-                else:
-                    for i in range(L):
-                        (<uint64_t*>cnp.PyArray_DATA(out))[i] = coefficient(
-                            ra, na, rb, nb, i, &self.red, self.one_word)
+                for i in range(count):
+                    value = coefficient(ra, na, rb, nb, i, &self.red, self.one_word)
+                    if self.wrap != LINEAR and i + na < L:
+                        value = fold(value, coefficient(ra, na, rb, nb, i + na, &self.red,
+                                                        self.one_word), m, self.wrap)
+                    if out32:
+                        (<uint32_t*>dst)[i] = <uint32_t>value
+                    else:
+                        (<uint64_t*>dst)[i] = value
             return out
         finally:
             free(rows)

@@ -52,3 +52,34 @@ cdef inline void copy_lanes(const void* src, int src_width, void* dst, int dst_w
     else:
         for i in range(count):
             (<uint64_t*>dst)[i] = (<const uint32_t*>src)[i]
+
+
+# Cyclic and negacyclic products from linear ones (wrap: 1 modulo x^n - 1, 2 modulo
+# x^n + 1; 0 linear): coefficient i + n of the linear product folds into coefficient i.
+cdef enum:
+    LINEAR = 0
+    CYCLIC = 1
+    NEGACYCLIC = 2
+
+
+cdef inline uint64_t fold(uint64_t x, uint64_t y, uint64_t m, int wrap) noexcept nogil:
+    # x + y (CYCLIC) or x - y (NEGACYCLIC) mod m, for x, y in [0, m), 2 <= m < 2^64: a
+    # sum past 2^64 wraps, and s - m taken modulo 2^64 is then the right value.
+    cdef uint64_t s
+    if wrap == NEGACYCLIC:
+        return x - y if x >= y else x - y + m
+    s = x + y
+    return s - m if (s >= m or s < x) else s
+
+
+cdef inline void fold_lanes(void* lin, int width, Py_ssize_t n, Py_ssize_t length, uint64_t m,
+                            int wrap) noexcept nogil:
+    # lin[i] <- fold(lin[i], lin[n + i]) for n + i < length, in place (lanes of `width`
+    # bytes, values in [0, m)): the first n values are then the wrapped product.
+    cdef Py_ssize_t i
+    for i in range(length - n):
+        if width == 4:
+            (<uint32_t*>lin)[i] = <uint32_t>fold((<uint32_t*>lin)[i], (<uint32_t*>lin)[n + i],
+                                                 m, wrap)
+        else:
+            (<uint64_t*>lin)[i] = fold((<uint64_t*>lin)[i], (<uint64_t*>lin)[n + i], m, wrap)

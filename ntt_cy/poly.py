@@ -76,9 +76,9 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
 
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid
         return cuda.polymul(a, b, modulus, kind=kind)
-    if kind == "linear" and type(a) is np.ndarray and type(b) is np.ndarray \
-            and type(modulus) is int and a.ndim == 1 == b.ndim:
-        out = _single_row(a, b, modulus, workers)
+    if type(a) is np.ndarray and type(b) is np.ndarray and type(modulus) is int \
+            and type(kind) is str and a.ndim == 1 == b.ndim:
+        out = _single_row(a, b, modulus, kind, workers)
         if out is not None:
             return out
     m = _checks.as_int(modulus, "modulus")
@@ -132,24 +132,30 @@ convolve = polymul
 
 
 # ---------------------------------------------------------------- one small row
-# A linear product of two 1-D integer arrays small enough for one thread (below
+# A product of two 1-D integer arrays small enough for one thread (below
 # PARALLEL_MIN_ELEMENTS whatever `workers` says) goes through a product prepared
-# once per (len a, len b, m): its route, plan and constants bound in a compiled
-# object whose `product(a, b)` checks both arrays' headers, runs the whole route in
-# one call and returns the result, or None for the general route below (other
-# dtypes, strided arrays, values >= m).  The layers of the general route cost ~8 us,
-# more than the arithmetic of any product below n ~ 100.
+# once per (len a, len b, m, kind): its route, plan and constants bound in a
+# compiled object whose `product(a, b)` checks both arrays' headers, runs the whole
+# route in one call and returns the result, or None for the general route below
+# (other dtypes, strided arrays, values >= m).  The layers of the general route cost
+# ~8 us for a linear product and ~25 us for a wrapped one, more than the arithmetic
+# of any product below n ~ 100.  Cyclic and negacyclic products take transforms of
+# length n where m is a prime that has them (and the cost model prefers them), else
+# the linear product's route, folded (exact either way: the route changes only the
+# time).
 # Prepared products kept, the oldest dropped first: each holds its plan's tables (up to
 # ~0.35 MB at N = 4096), as many as the plan cache (_plan) keeps.
 _SINGLE_ROW_LIMIT = 128
 _single_rows = {}
+_WRAPS = {"linear": 0, "cyclic": 1, "negacyclic": 2}   # _single_row.pxd's LINEAR, ...
 
 
-def _single_row(a, b, m, workers):
-    """polymul(a, b, m, workers=workers) for 1-D ndarrays and an int m, or None."""
+def _single_row(a, b, m, kind, workers):
+    """polymul(a, b, m, kind=kind, workers=workers) for 1-D ndarrays, an int m and a
+    str kind, or None."""
     if not 2 <= m < 1 << 64:
         return None   # (never cached: a huge modulus would be kept alive by its key)
-    key = (a.shape[0], b.shape[0], m)
+    key = (a.shape[0], b.shape[0], m, kind)
     prepared = _single_rows.get(key, False)
     if prepared is False:
         if len(_single_rows) >= _SINGLE_ROW_LIMIT:
@@ -168,12 +174,20 @@ def clear_route_caches():
     _single_rows.clear()
 
 
-def _prepare_single_row(na, nb, m):
+def _prepare_single_row(na, nb, m, kind="linear"):
     """The compiled product for one row of lengths na, nb mod m (see _single_row):
-    _schoolbook.SingleRowSchoolbook, _ntt.SingleRowProduct (direct prime) or
-    _ntt.SingleRowCRT (one-call CRT product); None where the route is another."""
-    if not 2 <= m < 1 << 64 or na == 0 or nb == 0:
+    _ntt.SingleRowWrapped (cyclic or negacyclic transforms of length n mod a prime m),
+    or for the linear product (wrapped when kind asks) _schoolbook.SingleRowSchoolbook,
+    _ntt.SingleRowProduct (direct prime) or _ntt.SingleRowCRT (one-call CRT product);
+    None where the route is another."""
+    wrap = _WRAPS.get(kind)
+    if not 2 <= m < 1 << 64 or na == 0 or nb == 0 or wrap is None or (wrap and na != nb):
         return None
+    if wrap and na > 1 and na & (na - 1) == 0 and na < PARALLEL_MIN_ELEMENTS \
+            and _direct_prime(m, na.bit_length() - 1 + (kind == "negacyclic")) \
+            and not _schoolbook_cheaper(1, na, na, m, _transform_cost(1, na, _lane_cost(m), 1)):
+        plan = _plan(na, m, None, kind)   # as _wrapped takes them
+        return _ntt.SingleRowWrapped(plan.tables(plan.reduction))
     N = _next_pow2(na + nb - 1)
     if N >= PARALLEL_MIN_ELEMENTS:
         return None
@@ -184,13 +198,15 @@ def _prepare_single_row(na, nb, m):
         c = _constants(m)
         return _schoolbook.SingleRowSchoolbook(na, nb, m, c["barrett_d"], c["barrett_v"],
                                                c["barrett_shift"],
-                                               min(na, nb) * (m - 1) ** 2 < 1 << 64)
+                                               min(na, nb) * (m - 1) ** 2 < 1 << 64, wrap)
     if not (N >= 8 and 2 * max(na, nb) <= N):   # padded_product's condition, _padded_fits
         return None
     if path == "direct":
         plan = _plan(N, m, None, "cyclic")
-        return _ntt.SingleRowProduct(plan.tables(plan.reduction), na, nb)
-    return _ntt.SingleRowCRT(basis.fused_product32(N, m), na, nb) if basis.fused(m) else None
+        return _ntt.SingleRowProduct(plan.tables(plan.reduction), na, nb, wrap)
+    if basis.fused(m):
+        return _ntt.SingleRowCRT(basis.fused_product32(N, m), na, nb, wrap)
+    return None
 
 
 def output_dtype(m: int) -> np.dtype:

@@ -445,32 +445,62 @@ def test_single_row_products_against_flint(m, dtype, path):
             assert as_ints(square) == flint_product(a.tolist(), a.tolist(), m), (na, fill)
 
 
+@pytest.mark.parametrize("m", SINGLE_ROW_MODULI)
+@pytest.mark.parametrize("kind", ["cyclic", "negacyclic"])
+def test_single_row_wrapped_products_against_flint(m, kind, path):
+    rng = np.random.default_rng(m % 65519)
+    for n in (1, 2, 3, 8, 16, 64, 100, 256, 1024, 2048):
+        for dtype in ("u4", "i8"):
+            for fill in ("random", "largest"):
+                a, b = _row(rng, n, m, dtype, fill), _row(rng, n, m, dtype, fill)
+                got = polymul(a, b, m, kind=kind)
+                assert got.dtype == poly.output_dtype(m) and got.shape == (n,)
+                want = flint_product(a.tolist(), b.tolist(), m, kind)
+                assert as_ints(got) == want, (n, dtype, fill)
+                assert as_ints(polymul(a, a, m, kind=kind)) == \
+                    flint_product(a.tolist(), a.tolist(), m, kind), (n, dtype, fill)
+
+
 @pytest.mark.parametrize("m,na,nb,kind", [
     (998244353, 8, 8, "SingleRowSchoolbook"), (998244353, 64, 64, "SingleRowProduct"),
     (1337006139375617, 250, 200, "SingleRowProduct"), (10**9 + 7, 64, 64, "SingleRowCRT"),
     (2**32, 256, 256, "SingleRowCRT"), (2**64 - 59, 1000, 1000, "SingleRowCRT"),
-    (2**61 - 1, 3, 2000, "SingleRowSchoolbook")])
+    (2**61 - 1, 3, 2000, "SingleRowSchoolbook"),
+    # cyclic / negacyclic: transforms of length n, or the linear route folded
+    (8380417, 256, 256, "SingleRowWrapped/negacyclic"),
+    (1337006139375617, 512, 512, "SingleRowWrapped/cyclic"),
+    (998244353, 100, 100, "SingleRowProduct/cyclic"),
+    (10**9 + 7, 256, 256, "SingleRowCRT/negacyclic"),
+    (2**64 - 59, 64, 64, "SingleRowCRT/cyclic"),
+    (8380417, 8, 8, "SingleRowSchoolbook/negacyclic")])
 def test_single_row_routes_are_prepared(m, na, nb, kind):
+    kind, product_kind = (kind.split("/") + ["linear"])[:2]
     poly.clear_route_caches()
-    prepared = poly._prepare_single_row(na, nb, m)
+    prepared = poly._prepare_single_row(na, nb, m, product_kind)
     assert type(prepared).__name__ == kind
     rng = np.random.default_rng(na)
     a, b = _row(rng, na, m, "u8", "random"), _row(rng, nb, m, "u8", "random")
+    if kind == "SingleRowWrapped" and m < 2**32:
+        a, b = a.astype(np.uint32), b.astype(np.uint32)   # its lane width
     got = prepared.product(a, b)
     # the general route (lists), and the exact product
-    assert np.array_equal(got, polymul(a.tolist(), b.tolist(), m))
-    assert as_ints(got) == flint_product(a.tolist(), b.tolist(), m)
+    assert np.array_equal(got, polymul(a.tolist(), b.tolist(), m, kind=product_kind))
+    assert got.dtype == poly.output_dtype(m)
+    assert as_ints(got) == flint_product(a.tolist(), b.tolist(), m, product_kind)
     assert got.flags.owndata and got.flags.c_contiguous and got.flags.writeable
 
 
-@pytest.mark.parametrize("m,na,nb", [(998244353, 8, 8), (998244353, 64, 64),
-                                     (10**9 + 7, 64, 64), (2**64 - 59, 100, 100)])
-def test_single_row_declines_what_it_cannot_read(m, na, nb):
+@pytest.mark.parametrize("m,na,nb,kind", [
+    (998244353, 8, 8, "linear"), (998244353, 64, 64, "linear"), (10**9 + 7, 64, 64, "linear"),
+    (2**64 - 59, 100, 100, "linear"), (998244353, 256, 256, "negacyclic"),
+    (1337006139375617, 64, 64, "cyclic"), (10**9 + 7, 64, 64, "negacyclic")])
+def test_single_row_declines_what_it_cannot_read(m, na, nb, kind):
     # product() returns None (and polymul the general route's answer) for every
     # operand it does not take as it is
-    prepared = poly._prepare_single_row(na, nb, m)
+    prepared = poly._prepare_single_row(na, nb, m, kind)
     rng = np.random.default_rng(5)
-    a, b = _row(rng, na, m, "u8", "random"), _row(rng, nb, m, "u8", "random")
+    lanes = "u4" if m < 2**32 and kind != "linear" else "u8"   # SingleRowWrapped's width
+    a, b = _row(rng, na, m, lanes, "random"), _row(rng, nb, m, lanes, "random")
     above = a.copy()
     above[-1] = m
     negative = a.astype(np.int64)
@@ -484,17 +514,20 @@ def test_single_row_declines_what_it_cannot_read(m, na, nb):
         "strided": (wide[::2], b),
         "two-dimensional": (a.reshape(1, -1), b),
         "float": (a.astype(np.float64), b),
-        "widths differ": ((a % 2**31).astype(np.uint32), b),
-        "byte-swapped": (a.astype(">u8"), b),
+        "widths differ": ((a % 2**31).astype(np.uint32 if lanes == "u8" else np.uint64), b),
+        "byte-swapped": (a.astype(">" + lanes), b),
         "bool": (a.astype(bool), b),
+        "masked": (np.ma.masked_array(a), b),
     }
+    assert prepared.product(a, b) is not None
     for name, (x, y) in cases.items():
         assert prepared.product(x, y) is None, name
-        if x.ndim == 2 or x.dtype.kind == "f" or x.dtype == bool:
+        if x.ndim == 2 or x.dtype.kind == "f" or x.dtype == bool or name == "longer" \
+                and kind != "linear":
             continue   # the general route's errors, or a batch: tested elsewhere
-        want = flint_product(x.astype(object).tolist(), y.astype(object).tolist(), m)
+        want = flint_product(x.astype(object).tolist(), y.astype(object).tolist(), m, kind)
         before = x.copy()
-        assert as_ints(polymul(x, y, m)) == want, name
+        assert as_ints(polymul(x, y, m, kind=kind)) == want, name
         assert np.array_equal(x, before), name
 
 
@@ -513,7 +546,7 @@ def test_single_row_keeps_the_general_contract():
     for n in range(1, poly._SINGLE_ROW_LIMIT + 20):
         polymul(a[:1], np.ones(n, dtype=np.uint32), m)
     assert len(poly._single_rows) <= poly._SINGLE_ROW_LIMIT
-    assert (1, poly._SINGLE_ROW_LIMIT + 19, m) in poly._single_rows
+    assert (1, poly._SINGLE_ROW_LIMIT + 19, m, "linear") in poly._single_rows
     # moduli it never serves are not kept alive by it
     huge = (1 << 4096) + 1
     assert as_ints(polymul(a[:3], a[:3], huge)) == naive(a[:3].tolist(), a[:3].tolist(), huge)
