@@ -73,6 +73,21 @@ class SmallPolymul:
         self.polymul(self.a, self.b, modulus, workers=1)
 
 
+class SmallWrappedPolymul:
+    """One product modulo x^n + 1 or x^n - 1 (lattice-crypto sizes), one thread: n-point
+    transforms mod a prime that has the roots (8380417), the folded linear product
+    otherwise (10^9 + 7)."""
+    params = ([256, 1024], [P_DILITHIUM, 10**9 + 7], ["negacyclic", "cyclic"])
+    param_names = ["n", "modulus", "kind"]
+
+    def setup(self, n, modulus, kind):
+        self.a, self.b = _operands(n, modulus)
+        self.polymul = _polymul_or_skip(self.a, self.b, modulus, kind, 1)
+
+    def time_polymul(self, n, modulus, kind):
+        self.polymul(self.a, self.b, modulus, kind=kind, workers=1)
+
+
 class CRTPolymul:
     """Non-NTT-friendly moduli (multi-prime CRT): 10^9+7 and the Mersenne prime 2^61-1."""
     params = ([10**9 + 7, 2**61 - 1], [256, 1024, 131072], [1, 2])

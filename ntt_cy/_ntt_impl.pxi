@@ -34,7 +34,7 @@ from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barr
 
 from ntt_cy._aligned cimport aligned_new
 from ntt_cy._single_row cimport (CYCLIC, LINEAR, NEGACYCLIC, aligned_scratch, copy_lanes,
-                                fold_lanes, new_row, row_width)
+                                fold_lanes, load_lanes, new_row, row_width)
 
 from ntt_cy._aligned import TABLE_TAIL_BYTES, readable_tail
 
@@ -1470,10 +1470,10 @@ cdef class SingleRowProduct:
 cdef class SingleRowWrapped:
     """The cyclic or negacyclic product of one row of n values of each operand mod the
     tables' prime p, by transforms of length n (the tables' plan is of that kind):
-    both forward transforms, the product taken inside the inverse, straight from the
-    caller's 1-D arrays into a fresh result (poly._single_row).  Cyclic: n^-1 folded
-    into the product, the inverse unscaled; negacyclic: the inverse scales and
-    untwists."""
+    both operands loaded into the transform rows (32- or 64-bit values, their largest
+    noted), both forward transforms in place, the product taken inside the inverse,
+    into a fresh result (poly._single_row).  Cyclic: n^-1 folded into the product,
+    the inverse unscaled; negacyclic: the inverse scales and untwists."""
     cdef TransformTables tables
     cdef uint64_t c                 # pointwise_constant(factor) at the lane width
     cdef bint scaled
@@ -1486,53 +1486,57 @@ cdef class SingleRowWrapped:
         self.c = pointwise_constant(&tables.c.mod, factor, 8 * tables.lane_bytes)
 
     def product(self, a, b):
-        """a * b mod (x^n -/+ 1, p), the lane dtype's width (uint32 for p < 2^32);
-        None (nothing computed) when an operand is not an array row_width takes at the
-        lane width, has another length than n, or holds a value >= p (the forward
-        transforms report the largest value they read)."""
+        """a * b mod (x^n -/+ 1, p): uint32 for p < 2^32, else uint64; None (nothing
+        computed) when an operand is not an array row_width takes, has another length
+        than n, or holds a value >= p."""
         cdef const Tables* t = &self.tables.c
         cdef int lane = self.tables.lane_bytes
+        cdef int width = row_width(a, t.mod.p)
         cdef Py_ssize_t n = self.n
-        if row_width(a, t.mod.p) != lane or row_width(b, t.mod.p) != lane \
+        if width == 0 or row_width(b, t.mod.p) != width \
                 or cnp.PyArray_DIM(<cnp.ndarray>a, 0) != n \
                 or cnp.PyArray_DIM(<cnp.ndarray>b, 0) != n:
             return None
         cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
         cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)
         cdef bint square = pa == pb
-        cdef void* rows = aligned_scratch(2 * n * lane)   # a's transform, then b's
+        cdef char* rows = <char*>aligned_scratch(2 * n * lane)   # a's transform, then b's
         if rows == NULL:
             raise MemoryError()
-        cdef uint64_t seen[SLOT]
-        memset(seen, 0, sizeof(seen))
+        cdef uint64_t top = 0
         try:
             with nogil:
-                if lane == 4:
-                    wrapped_product(<const uint32_t*>pa, <const uint32_t*>pb, square,
-                                    <uint32_t*>rows, n, t, <uint32_t>self.c, self.scaled, seen)
-                else:
-                    wrapped_product(<const uint64_t*>pa, <const uint64_t*>pb, square,
-                                    <uint64_t*>rows, n, t, self.c, self.scaled, seen)
-            if seen[0] >= t.mod.p:
+                load_lanes(pa, width, n, rows, lane, 1, &top)
+                if not square:
+                    load_lanes(pb, width, n, rows + n * lane, lane, 1, &top)
+                if top < t.mod.p:
+                    if lane == 4:
+                        wrapped_product(<uint32_t*>rows, square, n, t, <uint32_t>self.c,
+                                        self.scaled)
+                    else:
+                        wrapped_product(<uint64_t*>rows, square, n, t, self.c, self.scaled)
+            if top >= t.mod.p:
                 return None
-            out = new_row(n, lane)
-            memcpy(cnp.PyArray_DATA(<cnp.ndarray>out), rows, n * lane)
+            out = new_row(n, 4 if t.mod.p < (<uint64_t>1 << 32) else 8)
+            copy_lanes(rows, lane, cnp.PyArray_DATA(<cnp.ndarray>out),
+                       cnp.PyArray_ITEMSIZE(<cnp.ndarray>out), n)
             return out
         finally:
             free(rows)
 
 
-cdef void wrapped_product(const lane_t* a, const lane_t* b, bint square, lane_t* rows,
-                          Py_ssize_t n, const Tables* t, lane_t c, bint scaled,
-                          uint64_t* seen) noexcept nogil:
-    # rows[0:n] <- the product of a and b (mod x^n -/+ 1 as t's plan is cyclic or
-    # negacyclic), rows[n:2n] b's transform; seen: one slot, raised to the largest
-    # value of a and b.  As _prime_product does it: uint32 lanes leave the LAZY
-    # forward's [0, 2p) for the product, which takes it (see forward).
+cdef void wrapped_product(lane_t* rows, bint square, Py_ssize_t n, const Tables* t, lane_t c,
+                          bint scaled) noexcept nogil:
+    # rows[0:n] <- the product of rows[0:n] and rows[n:2n] (values in [0, p); squaring:
+    # rows[0:n] by itself), mod x^n -/+ 1 as t's plan is cyclic or negacyclic.  As
+    # _prime_product does it: uint32 lanes leave the LAZY forward's [0, 2p) for the
+    # product, which takes it (see forward).
     cdef bint reduced = sizeof(lane_t) != 4
-    forward_row(a, rows, n, t, 1, False, reduced, seen)
+    cdef uint64_t seen[SLOT]   # (in place, the forward reports nothing here)
+    memset(seen, 0, sizeof(seen))
+    forward_row(rows, rows, n, t, 1, False, reduced, seen)
     if not square:
-        forward_row(b, rows + n, n, t, 1, False, reduced, seen)
+        forward_row(rows + n, rows + n, n, t, 1, False, reduced, seen)
     pointwise_inverse_rows(rows, rows if square else rows + n, 1, n, t, 1, c, scaled, False)
 
 

@@ -14,7 +14,8 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from ntt_cy._arith64 cimport add_mod64, barrett_mul64
-from ntt_cy._single_row cimport CYCLIC, LINEAR, NEGACYCLIC, fold, new_row, row_width
+from ntt_cy._single_row cimport (CYCLIC, LINEAR, NEGACYCLIC, fold, load_lanes, new_row,
+                                row_width)
 
 cnp.import_array()
 
@@ -158,8 +159,8 @@ cdef class SingleRowSchoolbook:
         cdef bint out32 = m <= (<uint64_t>1 << 32)
         cdef void* dst
         try:
-            widen(cnp.PyArray_DATA(xa), width, na, 1, ra, &top)
-            widen(cnp.PyArray_DATA(xb), width, nb, -1, rb + nb - 1, &top)
+            load_lanes(cnp.PyArray_DATA(xa), width, na, ra, 8, 1, &top)
+            load_lanes(cnp.PyArray_DATA(xb), width, nb, rb + nb - 1, 8, -1, &top)
             if top >= m:
                 return None
             out = new_row(count, 4 if out32 else 8)
@@ -177,15 +178,3 @@ cdef class SingleRowSchoolbook:
             return out
         finally:
             free(rows)
-
-
-cdef void widen(const void* src, int width, Py_ssize_t count, Py_ssize_t step, uint64_t* dst,
-                uint64_t* top) noexcept nogil:
-    # dst[i * step] = src[i] (lanes of `width` bytes) for i < count; *top: the largest seen.
-    cdef Py_ssize_t i
-    cdef uint64_t x, high = top[0]
-    for i in range(count):
-        x = (<const uint32_t*>src)[i] if width == 4 else (<const uint64_t*>src)[i]
-        dst[i * step] = x
-        high = x if x > high else high
-    top[0] = high

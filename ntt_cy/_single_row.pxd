@@ -83,3 +83,20 @@ cdef inline void fold_lanes(void* lin, int width, Py_ssize_t n, Py_ssize_t lengt
                                                  m, wrap)
         else:
             (<uint64_t*>lin)[i] = fold((<uint64_t*>lin)[i], (<uint64_t*>lin)[n + i], m, wrap)
+
+
+cdef inline void load_lanes(const void* src, int src_width, Py_ssize_t count, void* dst,
+                            int dst_width, Py_ssize_t step, uint64_t* top) noexcept nogil:
+    # dst[i * step] = src[i] for i < count, between uint32/uint64 lanes (a value that
+    # does not fit a uint32 lane is cut: the caller refuses it through *top); *top is
+    # raised to the largest value read.
+    cdef Py_ssize_t i
+    cdef uint64_t x, high = top[0]
+    for i in range(count):
+        x = (<const uint32_t*>src)[i] if src_width == 4 else (<const uint64_t*>src)[i]
+        if dst_width == 4:
+            (<uint32_t*>dst)[i * step] = <uint32_t>x
+        else:
+            (<uint64_t*>dst)[i * step] = x
+        high = x if x > high else high
+    top[0] = high

@@ -153,7 +153,7 @@ _WRAPS = {"linear": 0, "cyclic": 1, "negacyclic": 2}   # _single_row.pxd's LINEA
 def _single_row(a, b, m, kind, workers):
     """polymul(a, b, m, kind=kind, workers=workers) for 1-D ndarrays, an int m and a
     str kind, or None."""
-    if not 2 <= m < 1 << 64:
+    if not 2 <= m < 1 << 64 or kind not in _WRAPS:
         return None   # (never cached: a huge modulus would be kept alive by its key)
     key = (a.shape[0], b.shape[0], m, kind)
     prepared = _single_rows.get(key, False)
@@ -185,7 +185,8 @@ def _prepare_single_row(na, nb, m, kind="linear"):
         return None
     if wrap and na > 1 and na & (na - 1) == 0 and na < PARALLEL_MIN_ELEMENTS \
             and _direct_prime(m, na.bit_length() - 1 + (kind == "negacyclic")) \
-            and not _schoolbook_cheaper(1, na, na, m, _transform_cost(1, na, _lane_cost(m), 1)):
+            and not _schoolbook_cheaper(1, na, na, m, _transform_cost(1, na, _lane_cost(m), 1,
+                                                                      one_call=True)):
         plan = _plan(na, m, None, kind)   # as _wrapped takes them
         return _ntt.SingleRowWrapped(plan.tables(plan.reduction))
     N = _next_pow2(na + nb - 1)

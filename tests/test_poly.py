@@ -480,9 +480,11 @@ def test_single_row_routes_are_prepared(m, na, nb, kind):
     assert type(prepared).__name__ == kind
     rng = np.random.default_rng(na)
     a, b = _row(rng, na, m, "u8", "random"), _row(rng, nb, m, "u8", "random")
-    if kind == "SingleRowWrapped" and m < 2**32:
-        a, b = a.astype(np.uint32), b.astype(np.uint32)   # its lane width
     got = prepared.product(a, b)
+    # the same operands as 32-bit lanes (values below 2^32), or as int64 (below 2^63)
+    other = (np.uint32 if m < 2**32 else np.int64 if m <= 2**63 else None)
+    if other is not None:
+        assert np.array_equal(prepared.product(a.astype(other), b.astype(other)), got)
     # the general route (lists), and the exact product
     assert np.array_equal(got, polymul(a.tolist(), b.tolist(), m, kind=product_kind))
     assert got.dtype == poly.output_dtype(m)
@@ -499,7 +501,7 @@ def test_single_row_declines_what_it_cannot_read(m, na, nb, kind):
     # operand it does not take as it is
     prepared = poly._prepare_single_row(na, nb, m, kind)
     rng = np.random.default_rng(5)
-    lanes = "u4" if m < 2**32 and kind != "linear" else "u8"   # SingleRowWrapped's width
+    lanes = "u4" if m < 2**32 else "u8"
     a, b = _row(rng, na, m, lanes, "random"), _row(rng, nb, m, lanes, "random")
     above = a.copy()
     above[-1] = m
@@ -519,6 +521,8 @@ def test_single_row_declines_what_it_cannot_read(m, na, nb, kind):
         "bool": (a.astype(bool), b),
         "masked": (np.ma.masked_array(a), b),
     }
+    if m > 2**63:   # int64 cannot tell a negative value from one below m: refused
+        cases["signed above the sign bit"] = (a.astype(np.int64), b.astype(np.int64))
     assert prepared.product(a, b) is not None
     for name, (x, y) in cases.items():
         assert prepared.product(x, y) is None, name
