@@ -299,8 +299,7 @@ cdef class SingleRowCRT:
     cdef readonly Py_ssize_t na, nb
 
     def __init__(self, CRTProduct32 crt, Py_ssize_t na, Py_ssize_t nb, int wrap=LINEAR):
-        if crt.n < 8 or na < 1 or nb < 1 or 2 * max(na, nb) > crt.n \
-                or wrap not in (LINEAR, CYCLIC, NEGACYCLIC) or (wrap != LINEAR and na != nb):
+        if crt.n < 8 or not valid_shape(na, nb, wrap) or 2 * max(na, nb) > crt.n:
             raise ValueError("internal: SingleRowCRT needs n >= 8, 1 <= na, nb <= n/2, and "
                              "na == nb to wrap")
         self.crt, self.na, self.nb, self.wrap = crt, na, nb, wrap
@@ -310,15 +309,12 @@ cdef class SingleRowCRT:
         row_width takes, has another length, or holds a value >= m."""
         cdef CRTProduct32 crt = self.crt
         cdef uint64_t m = crt.g.m
-        cdef int width = row_width(a, m)
-        if width == 0 or row_width(b, m) != width:
-            return None
-        cdef cnp.ndarray xa = <cnp.ndarray>a, xb = <cnp.ndarray>b
         cdef Py_ssize_t na = self.na, nb = self.nb, n = crt.n
-        if cnp.PyArray_DIM(xa, 0) != na or cnp.PyArray_DIM(xb, 0) != nb:
+        cdef int width = operand_width(a, b, m, na, nb)
+        if width == 0:
             return None
-        cdef const void* pa = cnp.PyArray_DATA(xa)
-        cdef const void* pb = cnp.PyArray_DATA(xb)
+        cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
+        cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)
         cdef bint square = pa == pb and na == nb
         cdef Py_ssize_t L = na + nb - 1
         cdef Py_ssize_t count = na if self.wrap != LINEAR else L    # result coefficients

@@ -33,8 +33,8 @@ from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barr
                               shoup_mul64, fold_once, shoup_mul32_wide, mod_wide64)
 
 from ntt_cy._aligned cimport aligned_new
-from ntt_cy._single_row cimport (CYCLIC, LINEAR, NEGACYCLIC, aligned_scratch, copy_lanes,
-                                fold_lanes, load_lanes, new_row, row_width)
+from ntt_cy._single_row cimport (LINEAR, aligned_scratch, copy_lanes, fold_lanes, load_lanes,
+                                new_row, operand_width, row_width, valid_shape)
 
 from ntt_cy._aligned import TABLE_TAIL_BYTES, readable_tail
 
@@ -1404,9 +1404,8 @@ cdef class SingleRowProduct:
 
     def __init__(self, TransformTables tables, Py_ssize_t na, Py_ssize_t nb,
                  int wrap=LINEAR):
-        if tables.c.twist.w != NULL or tables.n < 8 or na < 1 or nb < 1 \
-                or 2 * max(na, nb) > tables.n or wrap not in (LINEAR, CYCLIC, NEGACYCLIC) \
-                or (wrap != LINEAR and na != nb):
+        if tables.c.twist.w != NULL or tables.n < 8 or not valid_shape(na, nb, wrap) \
+                or 2 * max(na, nb) > tables.n:
             raise ValueError("internal: SingleRowProduct needs a cyclic plan, n >= 8, "
                              "1 <= na, nb <= n/2, and na == nb to wrap")
         self.tables, self.n, self.na, self.nb, self.wrap = tables, tables.n, na, nb, wrap
@@ -1419,15 +1418,12 @@ cdef class SingleRowProduct:
         an operand is not an array row_width takes, has another length, or holds a
         value >= p (padded_product reports the largest it read)."""
         cdef uint64_t p = self.tables.c.mod.p
-        cdef int width = row_width(a, p)
-        if width == 0 or row_width(b, p) != width:
-            return None
-        cdef cnp.ndarray xa = <cnp.ndarray>a, xb = <cnp.ndarray>b
         cdef Py_ssize_t na = self.na, nb = self.nb, n = self.n
-        if cnp.PyArray_DIM(xa, 0) != na or cnp.PyArray_DIM(xb, 0) != nb:
+        cdef int width = operand_width(a, b, p, na, nb)
+        if width == 0:
             return None
-        cdef const void* pa = cnp.PyArray_DATA(xa)
-        cdef const void* pb = cnp.PyArray_DATA(xb)
+        cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
+        cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)
         cdef bint square = pa == pb and na == nb
         cdef void* rows = aligned_scratch(2 * n * self.lane)   # the product's, then work
         if rows == NULL:
@@ -1491,11 +1487,9 @@ cdef class SingleRowWrapped:
         than n, or holds a value >= p."""
         cdef const Tables* t = &self.tables.c
         cdef int lane = self.tables.lane_bytes
-        cdef int width = row_width(a, t.mod.p)
         cdef Py_ssize_t n = self.n
-        if width == 0 or row_width(b, t.mod.p) != width \
-                or cnp.PyArray_DIM(<cnp.ndarray>a, 0) != n \
-                or cnp.PyArray_DIM(<cnp.ndarray>b, 0) != n:
+        cdef int width = operand_width(a, b, t.mod.p, n, n)
+        if width == 0:
             return None
         cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
         cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)

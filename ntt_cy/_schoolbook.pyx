@@ -14,8 +14,7 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from ntt_cy._arith64 cimport add_mod64, barrett_mul64
-from ntt_cy._single_row cimport (CYCLIC, LINEAR, NEGACYCLIC, fold, load_lanes, new_row,
-                                row_width)
+from ntt_cy._single_row cimport LINEAR, fold, load_lanes, new_row, operand_width, valid_shape
 
 cnp.import_array()
 
@@ -129,8 +128,7 @@ cdef class SingleRowSchoolbook:
 
     def __init__(self, Py_ssize_t na, Py_ssize_t nb, uint64_t m, uint64_t d, uint64_t v,
                  int shift, bint one_word, int wrap=LINEAR):
-        if na < 1 or nb < 1 or wrap not in (LINEAR, CYCLIC, NEGACYCLIC) \
-                or (wrap != LINEAR and na != nb):
+        if not valid_shape(na, nb, wrap):
             raise ValueError("internal: SingleRowSchoolbook needs na, nb >= 1, and na == nb "
                              "to wrap")
         self.red = reducer(m, d, v, shift)
@@ -141,12 +139,10 @@ cdef class SingleRowSchoolbook:
         else uint64; None (nothing computed) when an operand is not an array
         row_width takes, has another length, or holds a value >= m."""
         cdef uint64_t m = self.red.m
-        cdef int width = row_width(a, m)
-        if width == 0 or row_width(b, m) != width:
+        cdef int width = operand_width(a, b, m, self.na, self.nb)
+        if width == 0:
             return None
         cdef cnp.ndarray xa = <cnp.ndarray>a, xb = <cnp.ndarray>b
-        if cnp.PyArray_DIM(xa, 0) != self.na or cnp.PyArray_DIM(xb, 0) != self.nb:
-            return None
         cdef Py_ssize_t na = self.na, nb = self.nb, L = na + nb - 1, i
         cdef Py_ssize_t count = na if self.wrap != LINEAR else L     # result coefficients
         # a widened, b reversed (as linear_mod takes them), both checked below m

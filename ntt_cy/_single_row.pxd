@@ -30,6 +30,17 @@ cdef inline int row_width(object x, uint64_t m):
     return width
 
 
+cdef inline int operand_width(object a, object b, uint64_t m, Py_ssize_t na,
+                              Py_ssize_t nb):
+    # row_width of a and b when they agree and a, b hold na and nb values; else 0.
+    cdef int width = row_width(a, m)
+    if width == 0 or row_width(b, m) != width \
+            or cnp.PyArray_DIM(<cnp.ndarray>a, 0) != na \
+            or cnp.PyArray_DIM(<cnp.ndarray>b, 0) != nb:
+        return 0
+    return width
+
+
 cdef inline void* aligned_scratch(size_t nbytes) noexcept nogil:
     # 64-byte aligned memory for a product's transform rows (free() it); NULL on failure.
     return aligned_alloc(64, (nbytes + 63) // 64 * 64 if nbytes else 64)
@@ -60,6 +71,12 @@ cdef enum:
     LINEAR = 0
     CYCLIC = 1
     NEGACYCLIC = 2
+
+
+cdef inline bint valid_shape(Py_ssize_t na, Py_ssize_t nb, int wrap) noexcept:
+    # Operand lengths and a wrap the single-row products take (wrapping: na == nb = n).
+    return na >= 1 and nb >= 1 and (wrap == LINEAR or (wrap == CYCLIC or wrap == NEGACYCLIC)
+                                     and na == nb)
 
 
 cdef inline uint64_t fold(uint64_t x, uint64_t y, uint64_t m, int wrap) noexcept nogil:

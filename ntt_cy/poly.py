@@ -183,10 +183,7 @@ def _prepare_single_row(na, nb, m, kind="linear"):
     wrap = _WRAPS.get(kind)
     if not 2 <= m < 1 << 64 or na == 0 or nb == 0 or wrap is None or (wrap and na != nb):
         return None
-    if wrap and na > 1 and na & (na - 1) == 0 and na < PARALLEL_MIN_ELEMENTS \
-            and _direct_prime(m, na.bit_length() - 1 + (kind == "negacyclic")) \
-            and not _schoolbook_cheaper(1, na, na, m, _transform_cost(1, na, _lane_cost(m), 1,
-                                                                      one_call=True)):
+    if wrap and na < PARALLEL_MIN_ELEMENTS and _wrapped_by_transforms(1, na, m, kind, True):
         plan = _plan(na, m, None, kind)   # as _wrapped takes them
         return _ntt.SingleRowWrapped(plan.tables(plan.reduction))
     N = _next_pow2(na + nb - 1)
@@ -200,7 +197,7 @@ def _prepare_single_row(na, nb, m, kind="linear"):
         return _schoolbook.SingleRowSchoolbook(na, nb, m, c["barrett_d"], c["barrett_v"],
                                                c["barrett_shift"],
                                                min(na, nb) * (m - 1) ** 2 < 1 << 64, wrap)
-    if not (N >= 8 and 2 * max(na, nb) <= N):   # padded_product's condition, _padded_fits
+    if not _padded_lengths(na, nb, N):
         return None
     if path == "direct":
         plan = _plan(N, m, None, "cyclic")
@@ -360,7 +357,7 @@ def linear_path(R, na, nb, m):
     ("schoolbook", None), ("direct", None) or ("crt", CRTBasis)."""
     N = _next_pow2(na + nb - 1)
     log2n = N.bit_length() - 1
-    padded = N >= 8 and 2 * max(na, nb) <= N   # padded_product takes them (_padded_fits)
+    padded = _padded_lengths(na, nb, N)
     if _direct_prime(m, log2n):
         path, basis = "direct", None
         cost = _transform_cost(R, N, _lane_cost(m), 1, one_call=padded)
@@ -415,8 +412,7 @@ def _wrapped(A2, B2, m, kind, threads):
     if m < 1 << 64 and n & (n - 1) == 0 and n > 1:
         log2 = n.bit_length() - 1 + neg
         if _direct_prime(m, log2):
-            cost = _transform_cost(R, n, _lane_cost(m), 1)
-            if not _schoolbook_cheaper(R, n, n, m, cost):
+            if _wrapped_by_transforms(R, n, m, kind):
                 return _prime_product(A2, B2, m, None, n, kind, threads, reduce=False)
         else:
             # Cyclic: coefficients in [0, n (m-1)^2].  Negacyclic: in
@@ -429,6 +425,16 @@ def _wrapped(A2, B2, m, kind, threads):
                 out = _crt_product(A2, B2, m, basis, n, kind, n, threads, offset)
                 return out.reshape(R, n)
     return wrap(_linear(A2, B2, m, threads), n, m, neg)
+
+
+def _wrapped_by_transforms(R, n, m, kind, one_call=False):
+    """Whether R cyclic / negacyclic products of length n mod m < 2**64 take transforms
+    of length n mod m itself (m a prime with the roots, the schoolbook dearer);
+    one_call: costed as one kernel call (the single-row route)."""
+    if n < 2 or n & (n - 1) or not _direct_prime(m, n.bit_length() - 1 + (kind == "negacyclic")):
+        return False
+    cost = _transform_cost(R, n, _lane_cost(m), 1, one_call=one_call)
+    return not _schoolbook_cheaper(R, n, n, m, cost)
 
 
 def wrap(lin, n, m, negacyclic):
@@ -535,7 +541,12 @@ def _forward(plan, x, threads):
 
 def _padded_fits(A2, B2, N):
     """Whether _ntt.padded_product takes these rows for length-N transforms."""
-    return N >= 8 and 2 * max(A2.shape[1], B2.shape[1]) <= N and A2.dtype == B2.dtype
+    return _padded_lengths(A2.shape[1], B2.shape[1], N) and A2.dtype == B2.dtype
+
+
+def _padded_lengths(na, nb, N):
+    """Whether rows of lengths na, nb fit padded_product's zero-padded half of N."""
+    return N >= 8 and 2 * max(na, nb) <= N
 
 
 def _reduce_on_load(plan):
