@@ -195,8 +195,7 @@ def _prepare_single_row(na, nb, m, kind="linear"):
             return None   # schoolbook() threads these
         c = _constants(m)
         return _schoolbook.SingleRowSchoolbook(na, nb, m, c["barrett_d"], c["barrett_v"],
-                                               c["barrett_shift"],
-                                               min(na, nb) * (m - 1) ** 2 < 1 << 64, wrap)
+                                               c["barrett_shift"], wrap)
     if not _padded_lengths(na, nb, N):
         return None
     if path == "direct":
@@ -279,10 +278,13 @@ def _plan(N, p, dtype, kind):
 
 
 # ---------------------------------------------------------------- cost model
-# Schoolbook, fitted to single-thread timings (polymul with each path forced,
-# na = nb = n = 16..2048, one row, and 1000 rows of n <= 32): 0.6 ns per product +
-# 3 ns per output coefficient when a coefficient fits one 64-bit word, else 1.0 ns
-# + 21.5 ns (1.0 on Zen 3 / AVX2, 2026-11-25; the AVX-512 Xeon's fit was 0.5).
+# Schoolbook, ns per product and per output coefficient for each of its accumulations
+# (_schoolbook.accumulation_name), fitted to single-thread timings of
+# SingleRowSchoolbook.product (na x nb = 16 x 16 .. 256 x 256, 8 x 512, 32 x 1024) on
+# Zen 3, 2026-11-25: one_word (m = 1000003) 0.20 + 6.0, split (10**9+7) 0.37 + 5.1,
+# wide (2**61-1) 1.04 + 6.0 and (2**64-59, products summed one at a time) 1.07 + 10.8,
+# besides ~0.25-0.33 us for the call.  (Before the 32-bit lanes and the 128-bit
+# partial sums, every sum past one 64-bit word took 1.0 + 21.5.)
 # Transforms: crt.transform_costs() measures the active kernels once per process
 # (ns per element per stage of a uint32 transform, and the uint64/uint32 ratio);
 # on top of that a fixed cost per prime, and for CRT reconstruction (Garner digits,
@@ -293,20 +295,22 @@ def _plan(N, p, dtype, kind):
 # general route; when the whole product is one call (padded_product for a direct
 # prime, CRTBasis.fused_product32 for small-prime CRT), 0.1 us per prime and nothing
 # more (the call itself costs about what the schoolbook's costs).
-# Measured on Zen 3 (AVX2), na = nb = n, one row, one thread, both paths forced and
-# timed (poly.schoolbook against _prime_product / _crt_product; ~4.3 us of call
-# overhead in each):
-#   m = 998244353 (direct):            transforms faster from n = 24 (5.6 vs 5.5 us)
-#   m = 10**9+7 (three 30-bit primes): from n = 24 (5.6 vs 5.2 us)
-#   m = 2**32-5 (the same primes, inputs reduced mod each as they are read):
-#                                      from n = 24 (5.6 vs 5.4 us)
-#   m = 2**32 (three primes, 128-bit reconstruction): from n = 32 (6.4 vs 5.8 us)
-#   m = 2**61-1, 2**64-1 (five primes): n ~ 48 (32: 5.8 vs 6.8 us; 64: 10.1 vs 8.8)
-# (AVX-512 build, before the one-call CRT products: 998244353 from n = 32, 10**9+7
+# Measured on Zen 3 (AVX2), 2026-11-25, na = nb = n, one row, one thread: polymul with
+# each path forced (single-row routes, ~1.2 us of call in each), schoolbook /
+# transforms in us, and the path the model picks:
+#   m = 998244353 (direct):              n = 16 1.71 / 2.12, 24 1.84 / 1.76: transforms
+#                                        from 24
+#   m = 10**9+7, 2**32-5 (three primes): n = 48 2.86 / 3.54, 64 3.75 / 3.59: from 64
+#   m = 1000003 (one-word sums):         n = 48 2.51 / 2.88, 64 3.18 / 2.96: from 64
+#   m = 2**32 (128-bit reconstruction):  n = 96 6.03 / 5.91, 128 8.90 / 6.22: from 128
+#   m = 2**61-1, 2**64-59 (five primes): n = 48 4.07 / 5.80, 64 6.15 / 6.19: from 64
+# (Before the 32-bit lanes: 10**9+7 and 2**32-5 from n = 24, 2**32 from 32, 2**61-1
+# and 2**64-1 from ~48.
+# AVX-512 build, before the one-call CRT products: 998244353 from n = 32, 10**9+7
 # and 2**32-5 n ~ 100, 2**32 n ~ 300, 2**64-1 n ~ 450.)
 # Unbalanced products (na << nb) stay on the schoolbook longer, as they should.
 
-SCHOOL_NS, SCHOOL_NS_THREE, SCHOOL_OUT_NS_ONE, SCHOOL_OUT_NS_THREE = 0.6, 1.0, 3.0, 21.5
+SCHOOL_NS = {"one_word": (0.2, 6.0), "split": (0.37, 5.0), "wide": (1.05, 11.0)}
 # One thread below this many schoolbook products: the fork/join would cost more than it saves.
 SCHOOL_PARALLEL_MIN = 1 << 20
 PRIME_NS, CRT_NS = 10000.0, 15000.0
@@ -323,9 +327,7 @@ CRT_COEFF_NS_FUSED, CRT_COEFF_NS_FUSED64 = 0.5, 2.0
 
 def _schoolbook_cheaper(R, na, nb, m, transform_ns):
     """Whether R schoolbook products of lengths na, nb mod m beat `transform_ns`."""
-    one = min(na, nb) * (m - 1) ** 2 < 1 << 64
-    per_product = SCHOOL_NS if one else SCHOOL_NS_THREE
-    per_out = SCHOOL_OUT_NS_ONE if one else SCHOOL_OUT_NS_THREE
+    per_product, per_out = SCHOOL_NS[_schoolbook.accumulation_name(m, min(na, nb))]
     return R * (na * nb * per_product + (na + nb - 1) * per_out) < transform_ns
 
 
@@ -644,14 +646,13 @@ def schoolbook(A2, B2, m, threads=1):
     R, na = A2.shape
     nb = B2.shape[1]
     out = np.empty((R, na + nb - 1), dtype=U64)
-    rb = np.ascontiguousarray(B2[:, ::-1], dtype=U64)
-    A2 = A2.astype(U64, copy=False)
-    one_word = min(na, nb) * (m - 1) ** 2 < 1 << 64
-    t = resolve_workers(threads) if R * na * nb >= SCHOOL_PARALLEL_MIN else 1
     if m == 1:
         out[...] = 0
         return out
+    lanes = U32 if _schoolbook.lane_bytes(m) == 4 else U64
+    rb = np.ascontiguousarray(B2[:, ::-1], dtype=lanes)
+    A2 = np.ascontiguousarray(A2, dtype=lanes)
+    t = resolve_workers(threads) if R * na * nb >= SCHOOL_PARALLEL_MIN else 1
     c = _constants(m)
-    _schoolbook.linear_mod(A2, rb, out, m, c["barrett_d"], c["barrett_v"], c["barrett_shift"],
-                           one_word, t)
+    _schoolbook.linear_mod(A2, rb, out, m, c["barrett_d"], c["barrett_v"], c["barrett_shift"], t)
     return out
