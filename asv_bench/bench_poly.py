@@ -73,6 +73,24 @@ class SmallPolymul:
         self.polymul(self.a, self.b, modulus, workers=1)
 
 
+class SchoolbookPolymul:
+    """Products the schoolbook serves (one thread): a batch of short rows, one short
+    row, and a short operand against a long one, for a modulus of 32-bit lanes
+    (10^9 + 7) and one of 64-bit lanes (2^61 - 1).  Case "rows x na x nb"."""
+    params = (["1000x32x32", "1x48x48", "1x16x4096"], [10**9 + 7, 2**61 - 1])
+    param_names = ["rows x na x nb", "modulus"]
+
+    def setup(self, case, modulus):
+        rows, na, nb = map(int, case.split("x"))
+        a, _ = _operands(na, modulus, rows=rows, seed=3)
+        b, _ = _operands(nb, modulus, rows=rows, seed=5)
+        self.a, self.b = (a[0], b[0]) if rows == 1 else (a, b)
+        self.polymul = _polymul_or_skip(self.a, self.b, modulus, "linear", 1)
+
+    def time_polymul(self, case, modulus):
+        self.polymul(self.a, self.b, modulus, workers=1)
+
+
 class SmallWrappedPolymul:
     """One product modulo x^n + 1 or x^n - 1 (lattice-crypto sizes), one thread: n-point
     transforms mod a prime that has the roots (8380417), the folded linear product

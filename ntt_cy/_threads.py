@@ -73,8 +73,9 @@ def resolve_workers(workers) -> int:
 
 def check_workers(workers) -> None:
     """resolve_workers' checks without counting cores (None needs no core count)."""
-    if workers is not None:
-        requested_workers(workers)
+    if workers is None or type(workers) is int and 0 < workers <= MAX_WORKERS:
+        return   # the common cases at a fraction of requested_workers' cost (small calls)
+    requested_workers(workers)
 
 
 def effective_threads(workers, elements: int) -> int:

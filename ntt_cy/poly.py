@@ -153,11 +153,11 @@ _WRAPS = {"linear": 0, "cyclic": 1, "negacyclic": 2}   # _single_row.pxd's LINEA
 def _single_row(a, b, m, kind, workers):
     """polymul(a, b, m, kind=kind, workers=workers) for 1-D ndarrays, an int m and a
     str kind, or None."""
-    if not 2 <= m < 1 << 64 or kind not in _WRAPS:
-        return None   # (never cached: a huge modulus would be kept alive by its key)
     key = (a.shape[0], b.shape[0], m, kind)
     prepared = _single_rows.get(key, False)
     if prepared is False:
+        if not 2 <= m < 1 << 64 or kind not in _WRAPS:
+            return None   # (never cached: a huge modulus would be kept alive by its key)
         if len(_single_rows) >= _SINGLE_ROW_LIMIT:
             _single_rows.pop(next(iter(_single_rows), None), None)
         prepared = _single_rows[key] = _prepare_single_row(*key)

@@ -18,7 +18,7 @@ import numpy as np
 import ntt_cy
 
 LINEAR_MODULI = (998244353, 1337006139375617, 10**9 + 7, 2**61 - 1)
-LINEAR_SIZES = (16, 64, 256, 1024)
+LINEAR_SIZES = (16, 32, 64, 256, 1024)
 WRAPPED = ((8380417, 256, "negacyclic"), (8380417, 1024, "negacyclic"),
            (998244353, 256, "cyclic"), (10**9 + 7, 256, "negacyclic"))
 TRANSFORMS = ((998244353, 16, "cyclic"), (998244353, 256, "cyclic"),
