@@ -367,10 +367,11 @@ WARM_UP_S = 0.005
 
 class _Sampler:
     """One timed call.  The first call is a warm-up (plans, caches) whose result is the
-    one checked; fast calls are looped `target` seconds per sample, after untimed calls
-    for WARM_UP_S (WARM_UP_BELOW_S); sampling stops once the samples have taken `budget`
-    seconds (at least one sample).  A first call slower than the budget is the only
-    sample, unless `jit` (it then includes compilation)."""
+    one checked; fast calls (a second call below WARM_UP_BELOW_S; the first is timed
+    again unless it took a quarter of the budget) are looped `target` seconds per
+    sample, after untimed calls for WARM_UP_S; sampling stops once the samples have
+    taken `budget` seconds (at least one sample).  A first call slower than the budget
+    is the only sample, unless `jit` (it then includes compilation)."""
 
     def __init__(self, fn, budget=5.0, target=1e-3, jit=False):
         t0 = time.perf_counter()
@@ -381,7 +382,10 @@ class _Sampler:
         if self.done:  # too slow to repeat: one sample is all the budget allows
             self.number, self.samples = 1, [once]
             return
-        if jit or once < target:
+        if jit or once < max(WARM_UP_BELOW_S, budget / 4):
+            # the first call may include one-time work (plans, routes, the cost model's
+            # measurements: tens of ms before a 2 us product): the loop is sized from
+            # the second, which costs at most a quarter of the budget more
             t0 = time.perf_counter()
             fn()
             once = time.perf_counter() - t0
