@@ -133,6 +133,23 @@ def is_integer(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
+def single_row_operand(a, limit: int):
+    """`a` as the single-row routes read it, or None: a 1-D ndarray itself; a list or
+    tuple of fewer than `limit` values as numpy reads it, where that is a 1-D array of
+    an integer dtype (Python ints become int64, or uint64 above 2^63).  Anything else,
+    and any failure to convert, gives None: the general route then converts and checks
+    as always, and raises its own errors (floats in a list are never truncated here)."""
+    if type(a) is np.ndarray:
+        return a if a.ndim == 1 else None
+    if (type(a) is not list and type(a) is not tuple) or not 0 < len(a) < limit:
+        return None
+    try:
+        arr = np.asarray(a)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    return arr if arr.ndim == 1 and arr.dtype.kind in "iu" else None
+
+
 def as_integer_array(a, name: str = "a") -> np.ndarray:
     """`a` as a non-empty ndarray of at least one dimension holding integers: an
     int/uint dtype, or objects that are all ints (never a copy of an ndarray input)."""

@@ -1303,23 +1303,32 @@ def transform_row(x, TransformTables tables, bint is_forward):
     fresh 64-byte aligned result (NTTPlan._single_row: a small transform's Python
     layers cost more than its butterflies).  None (nothing returned) when x is not an
     array row_width takes at the tables' lane width, has another length than n, or
-    holds a value >= p (the general route then raises)."""
+    holds a value >= p (the general route then raises).  An array of the other
+    width (numpy's default int64 where p < 2^32) is first copied into the result,
+    checked, and transformed there in place."""
     cdef const Tables* t = &tables.c
-    cdef int width = row_width(x, t.mod.p)
+    cdef int width = row_width(x, t.mod.p), lanes = tables.lane_bytes
     cdef Py_ssize_t n = tables.n
-    if width != tables.lane_bytes or cnp.PyArray_DIM(<cnp.ndarray>x, 0) != n:
+    if width == 0 or cnp.PyArray_DIM(<cnp.ndarray>x, 0) != n:
         return None
     cdef const void* src = cnp.PyArray_DATA(<cnp.ndarray>x)
     cdef cnp.npy_intp length = n
-    cdef cnp.ndarray out = aligned_new(1, &length, cnp.NPY_UINT32 if width == 4 else cnp.NPY_UINT64,
-                                       width, 0, 0)
+    cdef cnp.ndarray out = aligned_new(1, &length, cnp.NPY_UINT32 if lanes == 4 else cnp.NPY_UINT64,
+                                       lanes, 0, 0)
     cdef void* dst = cnp.PyArray_DATA(out)
     cdef uint64_t seen[SLOT]
+    cdef uint64_t top = 0
     memset(seen, 0, sizeof(seen))
+    if width != lanes:
+        # in place, the kernels' own report of the largest value is not one of x's
+        load_lanes(src, width, n, dst, lanes, 1, &top)
+        if top >= t.mod.p:
+            return None
+        src = dst
     with nogil:
-        if width == 4 and is_forward:
+        if lanes == 4 and is_forward:
             forward_row(<const uint32_t*>src, <uint32_t*>dst, n, t, 1, True, True, seen)
-        elif width == 4:
+        elif lanes == 4:
             inverse_row(<const uint32_t*>src, <uint32_t*>dst, n, t, 1, True, True, NULL, 0,
                         False, seen)
         elif is_forward:
@@ -1327,7 +1336,7 @@ def transform_row(x, TransformTables tables, bint is_forward):
         else:
             inverse_row(<const uint64_t*>src, <uint64_t*>dst, n, t, 1, True, True, NULL, 0,
                         False, seen)
-    return out if seen[0] < t.mod.p else None
+    return out if src == dst or seen[0] < t.mod.p else None
 
 
 def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,

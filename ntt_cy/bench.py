@@ -385,7 +385,7 @@ class _Sampler:
         if jit or once < max(WARM_UP_BELOW_S, budget / 4):
             # the first call may include one-time work (plans, routes, the cost model's
             # measurements: tens of ms before a 2 us product): the loop is sized from
-            # the second, which costs at most a quarter of the budget more
+            # the second, which costs at most max(WARM_UP_BELOW_S, budget / 4) more
             t0 = time.perf_counter()
             fn()
             once = time.perf_counter() - t0

@@ -76,11 +76,13 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
 
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid
         return cuda.polymul(a, b, modulus, kind=kind)
-    if type(a) is np.ndarray and type(b) is np.ndarray and type(modulus) is int \
-            and type(kind) is str and a.ndim == 1 == b.ndim:
-        out = _single_row(a, b, modulus, kind, workers)
-        if out is not None:
-            return out
+    if type(modulus) is int and type(kind) is str:
+        row_a = _checks.single_row_operand(a, PARALLEL_MIN_ELEMENTS)
+        row_b = row_a if b is a else _checks.single_row_operand(b, PARALLEL_MIN_ELEMENTS)
+        if row_a is not None and row_b is not None:
+            out = _single_row(row_a, row_b, modulus, kind, workers)
+            if out is not None:
+                return out
     m = _checks.as_int(modulus, "modulus")
     if m < 1:
         raise ValueError(f"modulus must be >= 1, got {m}")
@@ -310,7 +312,8 @@ def _plan(N, p, dtype, kind):
 # and 2**32-5 n ~ 100, 2**32 n ~ 300, 2**64-1 n ~ 450.)
 # Unbalanced products (na << nb) stay on the schoolbook longer, as they should.
 
-SCHOOL_NS = {"one_word": (0.2, 6.0), "split": (0.37, 5.0), "wide": (1.05, 11.0)}
+# (wide: every modulus costed at the chunk-1 figure per output, the dearer one)
+SCHOOL_NS = {"one_word": (0.2, 6.0), "split": (0.37, 5.1), "wide": (1.05, 11.0)}
 # One thread below this many schoolbook products: the fork/join would cost more than it saves.
 SCHOOL_PARALLEL_MIN = 1 << 20
 PRIME_NS, CRT_NS = 10000.0, 15000.0

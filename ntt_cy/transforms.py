@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ntt_cy import _checks
-from ntt_cy._threads import check_workers
+from ntt_cy._threads import PARALLEL_MIN_ELEMENTS, check_workers
 from ntt_cy.plan import _cached_plan, get_plan
 
 
@@ -21,10 +21,12 @@ def _plan_for(a, p, axis, kind, dtype, root):
 
 
 def _single_row(a, p, axis, kind, reduction, workers, is_forward):
-    """ntt / intt of a small 1-D ndarray with the default plan (NTTPlan._single_row),
-    or None for the general route."""
-    if type(a) is not np.ndarray or a.ndim != 1 or a.dtype.kind not in "iu" \
-            or type(p) is not int or type(kind) is not str:
+    """ntt / intt of a small 1-D ndarray, list or tuple with the default plan
+    (NTTPlan._single_row), or None for the general route."""
+    if type(p) is not int or type(kind) is not str:
+        return None
+    a = _checks.single_row_operand(a, PARALLEL_MIN_ELEMENTS)
+    if a is None or a.dtype.kind not in "iu":
         return None   # (before the plan: tables are not built for an input refused anyway)
     try:
         plan = _cached_plan(a.shape[0], p, None, kind, None)

@@ -786,14 +786,15 @@ def test_single_row_transforms_match_dft(p, kind, top):
         plan = get_plan(n, p, kind=kind)
         for dt in _fitting_dtypes(p, a):
             arr = np.array(a, dtype=dt)
-            at_lane_width = np.dtype(dt).itemsize == plan.dtype.itemsize
             for fam in ["auto"] + valid_families(p, plan.dtype):
                 tables = plan.tables(plan._family(fam))
+                # any width: the lanes' own read directly, the other copied into the
+                # result first and transformed in place
                 direct = _ntt.transform_row(arr, tables, True)
-                assert (direct is not None) == at_lane_width, (n, dt, fam)
-                if direct is not None:
-                    assert direct.tolist() == expect and direct.dtype == plan.dtype
-                    assert direct.ctypes.data % 64 == 0
+                assert direct.tolist() == expect and direct.dtype == plan.dtype, (n, dt, fam)
+                assert direct.ctypes.data % 64 == 0
+                assert _ntt.transform_row(np.array(expect, dtype=dt), tables,
+                                          False).tolist() == a, (n, dt, fam)
                 got = ntt_cy.ntt(arr, p, kind=kind, reduction=fam)
                 assert got.tolist() == expect and got.dtype == plan.dtype, (n, dt, fam)
                 assert plan.forward(arr, reduction=None if fam == "auto" else fam).tolist() \
@@ -809,7 +810,8 @@ def test_single_row_transforms_match_dft(p, kind, top):
 @pytest.mark.parametrize("fill", ["p-1", "random"])
 def test_single_row_equals_the_general_route(p, kind, fill):
     # the largest residues at every size up to the one-thread limit, bit for bit
-    # against the general route (a list input), both directions
+    # against the general route (into `out`), both directions, from arrays at the
+    # lanes' width and the other one, and from lists
     k = (p - 1) & -(p - 1)
     top = min(k if kind == "cyclic" else k // 2, 4096)
     rng = np.random.default_rng(p % 1009)
@@ -818,12 +820,18 @@ def test_single_row_equals_the_general_route(p, kind, fill):
         plan = get_plan(n, p, kind=kind)
         a = (np.full(n, p - 1, dtype=plan.dtype) if fill == "p-1"
              else rng.integers(0, p, n, dtype=np.uint64).astype(plan.dtype))
+        other = a.astype(np.uint64 if plan.dtype == np.uint32 else np.uint32) \
+            if p < 2**32 else a.astype(np.int64) if p < 2**63 else a
         before = a.copy()
         fast = ntt_cy.ntt(a, p, kind=kind)
-        assert np.array_equal(fast, ntt_cy.ntt(a.tolist(), p, kind=kind)), n
-        assert np.array_equal(ntt_cy.intt(fast, p, kind=kind),
-                              ntt_cy.intt(fast.tolist(), p, kind=kind)), n
-        assert np.array_equal(ntt_cy.intt(fast, p, kind=kind), a)
+        general = ntt_cy.ntt(a, p, kind=kind, out=np.empty_like(a))
+        assert np.array_equal(fast, general), n
+        for x in (a.tolist(), tuple(a.tolist()), other):
+            assert np.array_equal(ntt_cy.ntt(x, p, kind=kind), general), (n, type(x))
+        back = ntt_cy.intt(fast, p, kind=kind, out=np.empty_like(a))
+        assert np.array_equal(back, a)
+        for x in (fast, fast.tolist(), fast.astype(other.dtype)):
+            assert np.array_equal(ntt_cy.intt(x, p, kind=kind), back), (n, type(x))
         assert np.array_equal(a, before)
         n *= 2
 
@@ -847,6 +855,10 @@ def test_transform_row_every_build(isa, p, lanes):
                 kernel(rows, expected, tables, 1, True)
                 got = kernels.transform_row(a, tables, forward)
                 assert np.array_equal(got, expected[0]), (n, family, forward)
+                other = a.astype(np.uint64 if lanes == np.uint32 else np.int64)
+                if p < 2**63:   # (int64 reads as lanes only for p <= 2^63)
+                    got = kernels.transform_row(other, tables, forward)
+                    assert np.array_equal(got, expected[0]), (n, family, forward, "other")
 
 
 def test_transform_row_declines_what_it_cannot_read():
@@ -859,8 +871,13 @@ def test_transform_row_declines_what_it_cannot_read():
     negative[3] = -1
     wide = np.zeros(2 * n, dtype=np.uint32)
     wide[::2] = a
+    past_lanes = a.astype(np.uint64)
+    past_lanes[4] = 2**32 + 5   # cut to 5 when narrowed: refused by the largest value
     cases = {"value >= p": above, "negative": negative, "strided": wide[::2],
-             "other width": a.astype(np.uint64), "other length": a[:-1],
+             "value >= p, other width": above.astype(np.uint64),
+             "negative, other width": negative.astype(np.int64),
+             "value >= 2^32, other width": past_lanes,
+             "other length": a[:-1],
              "two-dimensional": a.reshape(2, -1), "byte-swapped": a.astype(">u4"),
              "float": a.astype(np.float64), "masked": np.ma.masked_array(a)}
     for name, x in cases.items():
@@ -869,13 +886,16 @@ def test_transform_row_declines_what_it_cannot_read():
     # and the functions answer as before: the general route's result or its error
     assert np.array_equal(ntt_cy.ntt(wide[::2], p), ntt_cy.ntt(a, p))
     assert np.array_equal(ntt_cy.ntt(a.astype(np.uint64), p), ntt_cy.ntt(a, p))
-    for bad in (above, negative):
+    for bad in (above, negative, above.astype(np.int64), negative.astype(np.int64),
+                above.tolist(), negative.tolist()):
         with pytest.raises(ValueError, match=r"outside \[0, p\)"):
             ntt_cy.ntt(bad, p)
         with pytest.raises(ValueError, match=r"outside \[0, p\)"):
             ntt_cy.intt(bad, p)
     with pytest.raises(TypeError, match="integers"):
         ntt_cy.ntt(a.astype(np.float64), p)
+    with pytest.raises(TypeError, match="integers"):   # floats in a list: never truncated
+        ntt_cy.ntt([1.5] + a.tolist()[1:], p)
     with pytest.raises(ValueError, match="workers"):
         ntt_cy.ntt(a, p, workers=0)
     with pytest.raises(ValueError, match="power of two"):

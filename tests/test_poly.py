@@ -569,3 +569,63 @@ def test_single_row_keeps_the_general_contract():
         polymul(masked, a, m)
     prepared = poly._prepare_single_row(64, 64, m)
     assert prepared.product(masked, a) is None and prepared.product(a, a) is not None
+
+
+@pytest.mark.parametrize("m", [2, 3329, 998244353, 10**9 + 7, 2**32, 2**61 - 1, 2**64 - 59])
+@pytest.mark.parametrize("kind", KINDS)
+def test_lists_and_tuples_take_the_single_row_route(m, kind, monkeypatch):
+    # numpy reads a list of Python ints as int64 (uint64 above 2^63); the prepared
+    # product takes that array where its values lie in [0, m), the general route the
+    # rest, with the same answers
+    rng = random.Random(m % 10007)
+    seen = []
+    real = poly._single_row
+
+    def spy(a, b, m_, kind_, workers):
+        out = real(a, b, m_, kind_, workers)
+        seen.append((type(a), type(b), out is not None))
+        return out
+
+    monkeypatch.setattr(poly, "_single_row", spy)
+    for n in (1, 5, 64, 300):
+        a, b = rand_vec(rng, n, m), rand_vec(rng, n, m)
+        want = naive(a, b, m, kind)
+        seen.clear()
+        assert as_ints(polymul(a, b, m, kind=kind)) == want, n
+        assert as_ints(polymul(tuple(a), b, m, kind=kind)) == want, n
+        # above m = 2^63 only uint64 rows are read as lanes: numpy reads a list as
+        # int64, or as float64 where values past 2^63 mix with others (refused before
+        # the route), the general route taking both
+        rows = [poly._checks.single_row_operand(x, 8192) for x in (a, b)]
+        if m <= 2**63:
+            assert seen and all(ok for _, _, ok in seen), (n, seen)
+        elif any(r is None for r in rows):
+            assert not seen, (n, seen)
+        else:
+            assert seen and all(ok == (rows[0].dtype == rows[1].dtype == np.uint64)
+                                for _, _, ok in seen), (n, seen)
+        assert all(ta is np.ndarray and tb is np.ndarray for ta, tb, _ in seen)
+        # values outside [0, m), negatives, huge ints, floats: the general route's answer
+        # or its error
+        for bad in (-1, m, 2**64 + 5, -(2**70)):
+            x = [bad] + a[1:]
+            assert as_ints(polymul(x, b, m, kind=kind)) == \
+                naive([v % m for v in x], b, m, kind), (n, bad)
+        with pytest.raises(TypeError, match="integers"):
+            polymul([1.5] + a[1:], b, m, kind=kind)
+    assert as_ints(polymul(a, a, m, kind=kind)) == naive(a, a, m, kind)   # squaring
+
+
+def test_single_row_operand_reads_only_integer_rows():
+    from ntt_cy._checks import single_row_operand
+
+    limit = 100
+    assert single_row_operand([1, 2, 3], limit).dtype == np.int64
+    assert single_row_operand([2**63, 2**64 - 1], limit).dtype == np.uint64
+    assert single_row_operand((True, 2), limit).tolist() == [1, 2]
+    for refused in ([], [1.0, 2], [2**64], [-1, 2**64 - 2], [2**63, 1], [[1, 2], [3]],
+                    ["1"], [True], list(range(limit)), {1, 2}, range(3),
+                    np.ones((2, 2), np.int64), 5, None):
+        assert single_row_operand(refused, limit) is None, refused
+    row = np.arange(3)
+    assert single_row_operand(row, limit) is row

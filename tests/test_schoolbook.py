@@ -57,7 +57,7 @@ def test_accumulation_classes(m, shortest, name):
 
 
 # Moduli at each accumulation's edges: small ones (one word at any length here),
-# one-word limits of 18 (998244353), 2 (2^32 - 5) and 1 (2^32); 64-bit lanes with
+# one-word limits of 18 (998244353) and 1 (2^32 - 5, 2^32); 64-bit lanes with
 # chunks of 2^62 (2^32 + 15), 64 (2^61 - 1), 4 (2^63 - 25), 3 (2^63 + 29) and 1.
 EDGE_MODULI = [2, 3, 65537, 2**31 - 1, 998244353, 10**9 + 7, 2**32 - 5, 2**32, 2**32 + 15,
                2**61 - 1, 2**63 - 25, 2**63 + 29, 2**64 - 59, 2**64 - 1]
@@ -95,12 +95,12 @@ def test_random_rows_at_the_edges(m):
             assert got[r].tolist() == exact(a[r].tolist(), b[r].tolist(), m), (n, r)
 
 
-@pytest.mark.parametrize("threads", [2, 3, 5])
+@pytest.mark.parametrize("threads", [-1, 0, 2, 3, 5])   # (counts below 1: one thread)
 def test_threads_split_rows_anywhere(threads):
     # each thread takes a contiguous run of the R * L coefficients, which may start
     # and end inside a row
     m = 10**9 + 7
-    rng = np.random.default_rng(threads)
+    rng = np.random.default_rng(abs(threads))
     a = rng.integers(0, m, (7, 5), dtype=np.uint64)
     b = rng.integers(0, m, (7, 9), dtype=np.uint64)
     assert np.array_equal(linear_mod(a, b, m, threads), linear_mod(a, b, m, 1))
