@@ -133,10 +133,20 @@ def is_integer(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
+def _integer_objects(values) -> bool:
+    """Whether objects are integers as numpy reads a list of them: Python/numpy ints,
+    with bools among them standing for the ints they equal (as in [True, 2], int64),
+    but not bools alone (a bool array)."""
+    values = list(values)
+    return all(isinstance(v, (int, np.integer, np.bool_)) for v in values) and \
+        any(is_integer(v) for v in values)
+
+
 def single_row_operand(a, limit: int):
     """`a` as the single-row routes read it, or None: a 1-D ndarray itself; a list or
     tuple of fewer than `limit` values as numpy reads it, where that is a 1-D array of
-    an integer dtype (Python ints become int64, or uint64 above 2^63).  Anything else,
+    an integer dtype (Python ints become int64, or uint64 where all lie in [2^63, 2^64);
+    a mix of both sides of 2^63 becomes float64, refused).  Anything else,
     and any failure to convert, gives None: the general route then converts and checks
     as always, and raises its own errors (floats in a list are never truncated here)."""
     if type(a) is np.ndarray:
@@ -167,7 +177,7 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
                 # numpy turns Python ints that fit no single integer dtype (say
                 # [-1, 2**64 - 2]) into floats; keep them exact as objects instead.
                 as_objects = np.asarray(a, dtype=object)
-                if all(is_integer(v) for v in as_objects.flat):
+                if _integer_objects(as_objects.flat):
                     arr = as_objects
         except (OverflowError, ValueError) as exc:
             raise ValueError(f"{name} could not be converted to an integer array: {exc}") from None
@@ -181,7 +191,7 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
         raise ValueError(f"{name} is empty")
     if arr.ndim == 0:
         raise ValueError(f"{name} must have at least one dimension")
-    if kind == "O" and not all(is_integer(v) for v in arr.flat):
+    if kind == "O" and not _integer_objects(arr.flat):
         raise TypeError(f"{name} must hold integers, got non-integer objects")
     return arr
 

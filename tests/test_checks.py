@@ -68,6 +68,21 @@ def test_bad_dtypes_raise_type_error(bad):
         ntt_cy.ntt(bad, P)
 
 
+def test_bools_among_ints_are_the_ints_they_equal():
+    # as numpy reads [True, 2] (int64), also where the other values make the list one
+    # of objects (past 2^64) or floats (both sides of 2^63); bools alone stay refused
+    from ntt_cy._checks import as_integer_array
+
+    for values in ([True, 2], [2, True, 2**64 - 60], [True, 2**70], [np.True_, -1, 2**64 - 2]):
+        got = as_integer_array(values)
+        assert [int(v) for v in got] == [int(v) for v in values], values
+    assert ntt_cy.polymul([2, True, 2**64 - 60], [1, 2], 2**64 - 59).tolist() == \
+        ntt_cy.polymul([2, 1, 2**64 - 60], [1, 2], 2**64 - 59).tolist()
+    for bools in ([True, False], np.array([True, False], dtype=object), [True, 1.5]):
+        with pytest.raises(TypeError, match="must hold integers"):
+            as_integer_array(bools)
+
+
 def test_empty_arrays():
     with pytest.raises(ValueError, match="empty"):
         ntt_cy.ntt(np.zeros(0, dtype=np.uint32), P)

@@ -840,11 +840,12 @@ def test_single_row_equals_the_general_route(p, kind, fill):
 @pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2281701377, np.uint32),
                                      (998244353, np.uint64), (1337006139375617, np.uint64),
                                      (2**64 - 2**32 + 1, np.uint64)])
-def test_transform_row_every_build(isa, p, lanes):
+@pytest.mark.parametrize("kind", ["cyclic", "negacyclic"])
+def test_transform_row_every_build(isa, p, lanes, kind):
     kernels = load(isa)
     rng = np.random.default_rng(p % 89)
     for n in (1, 2, 8, 64, 256, 4096):
-        plan = get_plan(n, p, dtype=lanes)
+        plan = get_plan(n, p, dtype=lanes, kind=kind)
         a = rng.integers(0, p, n, dtype=np.uint64).astype(lanes)
         a[0] = p - 1
         for family in valid_families(p, lanes):
@@ -855,8 +856,11 @@ def test_transform_row_every_build(isa, p, lanes):
                 kernel(rows, expected, tables, 1, True)
                 got = kernels.transform_row(a, tables, forward)
                 assert np.array_equal(got, expected[0]), (n, family, forward)
-                other = a.astype(np.uint64 if lanes == np.uint32 else np.int64)
-                if p < 2**63:   # (int64 reads as lanes only for p <= 2^63)
+                # the other width: narrowed into uint32 lanes, widened into uint64 ones
+                # (p < 2^32), or int64 (read as lanes only for p <= 2^63)
+                other = a.astype(np.uint64 if lanes == np.uint32
+                                 else np.uint32 if p < 2**32 else np.int64)
+                if p < 2**63:
                     got = kernels.transform_row(other, tables, forward)
                     assert np.array_equal(got, expected[0]), (n, family, forward, "other")
 
