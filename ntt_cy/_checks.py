@@ -136,10 +136,11 @@ def is_integer(v) -> bool:
 def _integer_objects(values) -> bool:
     """Whether objects are integers as numpy reads a list of them: Python/numpy ints,
     with bools among them standing for the ints they equal (as in [True, 2], int64),
-    but not bools alone (a bool array)."""
+    but not bools alone (a bool array).  None at all: True (the caller reports the
+    empty input as such)."""
     values = list(values)
-    return all(isinstance(v, (int, np.integer, np.bool_)) for v in values) and \
-        any(is_integer(v) for v in values)
+    return not values or (all(isinstance(v, (int, np.integer, np.bool_)) for v in values)
+                          and any(is_integer(v) for v in values))
 
 
 def single_row_operand(a, limit: int):

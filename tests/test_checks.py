@@ -81,6 +81,9 @@ def test_bools_among_ints_are_the_ints_they_equal():
     for bools in ([True, False], np.array([True, False], dtype=object), [True, 1.5]):
         with pytest.raises(TypeError, match="must hold integers"):
             as_integer_array(bools)
+    for empty in ([], np.array([], dtype=object)):   # empty, not a dtype error
+        with pytest.raises(ValueError, match="empty"):
+            as_integer_array(empty)
 
 
 def test_empty_arrays():
