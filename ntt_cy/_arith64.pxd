@@ -62,6 +62,15 @@ cdef inline uint64_t mod_wide64(uint64_t hi, uint64_t lo, uint64_t d, uint64_t v
     return r >> shift
 
 
+cdef inline uint64_t mod_any_wide64(uint64_t hi, uint64_t lo, uint64_t p, uint64_t d,
+                                    uint64_t v, int shift) noexcept nogil:
+    # (hi 2^64 + lo) mod p for any hi, lo: hi is reduced first where it is >= p
+    # (hi 2^64 = (hi mod p) 2^64 mod p), as mod_wide64 needs.  Result in [0, p).
+    if hi >= p:
+        hi = mod_wide64(0, hi, d, v, shift)
+    return mod_wide64(hi, lo, d, v, shift)
+
+
 cdef inline uint64_t fold_once(uint64_t x, uint64_t p) noexcept nogil:
     # [0, 2p) -> [0, p), for every p < 2^63.
     return x - p if x >= p else x

@@ -403,9 +403,8 @@ cdef inline uint64_t garner32_sum_mod64(const Garner32* g, const uint64_t* v) no
         plo = ntt_mul_wide(v[j], g.weights[j], &phi)
         lo += plo
         hi += phi + (lo < plo)            # hi < 2^34: no carry out of it
-    if hi >= g.m:   # only for m < 2^34: hi mod m first (barrett_mul64: any a, b = 1 < m)
-        hi = barrett_mul64(hi, 1, g.barrett_d, g.barrett_v, g.barrett_shift)
-    x = mod_wide64(hi, lo, g.barrett_d, g.barrett_v, g.barrett_shift)   # hi < m
+    # (hi >= m only for m < 2^34)
+    x = mod_any_wide64(hi, lo, g.m, g.barrett_d, g.barrett_v, g.barrett_shift)
     return x - g.offset_m + (g.m if x < g.offset_m else 0)
 
 

@@ -22,7 +22,7 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from ntt_cy._arith64 cimport add_mod64, barrett_mul64, mod_wide64
+from ntt_cy._arith64 cimport add_mod64, barrett_mul64, mod_any_wide64, mod_wide64
 from ntt_cy._single_row cimport LINEAR, fold, load_lanes, new_row, operand_width, valid_shape
 
 cnp.import_array()
@@ -53,6 +53,7 @@ cdef struct Reducer:
     uint64_t r64
     Accumulation accumulation
     Py_ssize_t chunk
+    int lanes                # operand lane bytes (lane_bytes)
 
 
 cdef Accumulation accumulation(uint64_t m, Py_ssize_t shortest) noexcept:
@@ -73,9 +74,13 @@ def accumulation_name(uint64_t m, Py_ssize_t shortest):
     return ("one_word", "split", "wide")[<int>accumulation(m, shortest)]
 
 
+cdef inline int lanes_for(uint64_t m) noexcept nogil:
+    return 4 if m <= (<uint64_t>1 << 32) else 8
+
+
 def lane_bytes(uint64_t m):
     """4 (uint32 lanes) for m <= 2^32, else 8: the operand lanes linear_mod takes."""
-    return 4 if m <= (<uint64_t>1 << 32) else 8
+    return lanes_for(m)
 
 
 cdef Reducer reducer(uint64_t m, uint64_t d, uint64_t v, int shift,
@@ -89,6 +94,7 @@ cdef Reducer reducer(uint64_t m, uint64_t d, uint64_t v, int shift,
     red.r64 = (<uint64_t>0 - m) % m      # 2^64 mod m
     red.accumulation = accumulation(m, shortest)
     red.chunk = ntt_wide_chunk(m)
+    red.lanes = lanes_for(m)
     return red
 
 
@@ -97,11 +103,8 @@ cdef inline uint64_t mod_word(uint64_t x, const Reducer* r) noexcept nogil:
 
 
 cdef inline uint64_t mod_two_words(uint64_t hi, uint64_t lo, const Reducer* r) noexcept nogil:
-    # (hi * 2^64 + lo) mod m for any hi, lo (hi is reduced first when >= m, as
-    # mod_wide64 needs hi < m; the sums here keep hi small, so mostly it is not).
-    if hi >= r.m:
-        hi = mod_word(hi, r)
-    return mod_wide64(hi, lo, r.d, r.v, r.shift)
+    # (hi * 2^64 + lo) mod m for any hi, lo (the sums here keep hi small, below m mostly)
+    return mod_any_wide64(hi, lo, r.m, r.d, r.v, r.shift)
 
 
 cdef inline uint64_t dot_narrow(const uint32_t* a, const uint32_t* rb, Py_ssize_t count,
@@ -165,7 +168,7 @@ def linear_mod(const lane_t[:, ::1] a, const lane_t[:, ::1] rb, uint64_t[:, ::1]
     cdef Py_ssize_t L = na + nb - 1
     if rb.shape[0] != R or out.shape[0] != R or out.shape[1] != L:
         raise ValueError("internal: schoolbook shapes differ")
-    if sizeof(lane_t) != lane_bytes(m):
+    if sizeof(lane_t) != lanes_for(m):
         raise ValueError("internal: schoolbook lanes do not match the modulus")
     if R == 0 or na == 0 or nb == 0:
         return
@@ -200,7 +203,7 @@ cdef void coefficient_run(const lane_t* a, Py_ssize_t na, const lane_t* rb, Py_s
 cdef uint64_t row_coefficient(const void* a, Py_ssize_t na, const void* rb, Py_ssize_t nb,
                               Py_ssize_t k, const Reducer* r) noexcept nogil:
     # coefficient() on rows of the lanes that m takes (lane_bytes).
-    if r.m <= (<uint64_t>1 << 32):
+    if r.lanes == 4:
         return coefficient(<const uint32_t*>a, na, <const uint32_t*>rb, nb, k, r)
     return coefficient(<const uint64_t*>a, na, <const uint64_t*>rb, nb, k, r)
 
@@ -234,7 +237,7 @@ cdef class SingleRowSchoolbook:
         cdef cnp.ndarray xa = <cnp.ndarray>a, xb = <cnp.ndarray>b
         cdef Py_ssize_t na = self.na, nb = self.nb, L = na + nb - 1, i
         cdef Py_ssize_t count = na if self.wrap != LINEAR else L     # result coefficients
-        cdef int lanes = lane_bytes(m)
+        cdef int lanes = self.red.lanes
         # a, and b reversed (as linear_mod takes them), in m's lanes, checked below m
         cdef char* rows = <char*>malloc((na + nb) * lanes)
         if rows == NULL:
