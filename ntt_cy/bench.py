@@ -586,8 +586,9 @@ def _note(row, threads):
     notes = []
     if row.case.op == "ntt" and 1 in row.times:
         n = row.case.size
-        bf = row.case.rows * (n // 2) * max(1, n.bit_length() - 1)
-        notes.append(f"{row.times[1].median_s * 1e9 / bf:.2f} ns/butterfly")
+        bf = row.case.rows * (n // 2) * (n.bit_length() - 1)
+        if bf:   # (n = 1 has none)
+            notes.append(f"{row.times[1].median_s * 1e9 / bf:.2f} ns/butterfly")
     if len(threads) > 1 and 1 in row.times and threads[-1] in row.times:
         scaling = row.times[1].median_s / row.times[threads[-1]].median_s
         notes.append(f"{threads[-1]} threads vs 1: {scaling:.2f}x")
@@ -761,6 +762,28 @@ def _parse_sizes(text, limit=MAX_SIZE, what="sizes"):
     return out
 
 
+def _unwritable(path, plot=False):
+    """Why `path` cannot take --json / --plot output, or "" (checked before the run)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return "is a directory"
+    if not os.path.isdir(folder):
+        return f"no such directory {folder}"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return "not writable"
+    if plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib.figure import Figure
+
+        kinds = Figure().canvas.get_supported_filetypes()
+        ext = os.path.splitext(path)[1].lstrip(".").lower()
+        if ext and ext not in kinds:   # (no extension: matplotlib writes png)
+            return f"matplotlib cannot write .{ext} files (one of: {', '.join(sorted(kinds))})"
+    return ""
+
+
 def build_parser():
     ap = argparse.ArgumentParser(
         prog="ntt-cy bench",
@@ -789,12 +812,21 @@ def main(argv=None) -> int:
     if args.repeat is not None and args.repeat < 1:
         print("error: --repeat must be >= 1", file=sys.stderr)
         return 2
+    if args.budget is not None and not args.budget >= 0:   # (NaN too)
+        print(f"error: --budget must be >= 0 seconds, got {args.budget}", file=sys.stderr)
+        return 2
     if args.plot:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
             print("error: --plot needs matplotlib, which is not installed "
                   "(pip install matplotlib, or pip install 'ntt_cy[compare]')", file=sys.stderr)
+            return 2
+    # Bad output paths are reported before the run, not as a traceback after it.
+    for option, path in (("--json", args.json), ("--plot", args.plot)):
+        problem = path and _unwritable(path, plot=option == "--plot")
+        if problem:
+            print(f"error: {option} {path}: {problem}", file=sys.stderr)
             return 2
     if args.only == "bigmul" and args.sizes is not None:
         print("error: --sizes sets ntt/polymul lengths; bigmul takes --bits (e.g. --bits 1e6)",
@@ -828,12 +860,16 @@ def main(argv=None) -> int:
     print(f"\n({elapsed:.1f} s)")
     options = {"quick": args.quick, "only": args.only, "sizes": args.sizes, "bits": args.bits,
                "repeat": repeat, "budget": budget, "seed": args.seed, "load_warning": busy}
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results_json(rows, threads, options), f, indent=1)
-    if args.plot:
-        plot(rows, threads, args.plot)
-        print(f"plot written to {args.plot}")
+    try:
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(results_json(rows, threads, options), f, indent=1)
+        if args.plot:
+            plot(rows, threads, args.plot)
+            print(f"plot written to {args.plot}")
+    except (OSError, ValueError) as exc:   # (a path that went away during the run)
+        print(f"error: cannot write the results: {exc}", file=sys.stderr)
+        return 1
     mismatches = [r.mismatch for r in rows if r.mismatch]
     failed_ours = [r for r in rows if r.library == "ntt_cy" and r.status.startswith("failed")]
     for m in mismatches:

@@ -213,6 +213,35 @@ def test_plot_written(libs, tmp_path, capsys):
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.parametrize("option, name, why", [
+    ("--json", "missing/r.json", "no such directory"),
+    ("--json", ".", "is a directory"),
+    ("--plot", "missing/p.png", "no such directory"),
+    ("--plot", "p.txt", "matplotlib cannot write .txt"),
+])
+def test_bad_output_paths_are_refused_before_the_run(libs, tmp_path, capsys, option, name, why):
+    import matplotlib  # noqa: F401  (a test dependency)
+    libs(Echo())
+    path = str(tmp_path / name)
+    assert bench.main(FAST + ["--only", "ntt", option, path]) == 2
+    out, err = capsys.readouterr()
+    assert why in err and option in err
+    assert out == ""   # refused before the run: no table
+
+
+@pytest.mark.parametrize("budget", ["-1", "nan"])
+def test_negative_budget_is_a_usage_error(capsys, budget):
+    assert bench.main(["--budget", budget, "-q", "--only", "ntt"]) == 2
+    assert "--budget must be >= 0" in capsys.readouterr().err
+
+
+def test_length_one_transforms_have_no_butterflies_to_quote(libs, capsys):
+    libs(Echo())
+    assert bench.main(FAST + ["--only", "ntt", "--sizes", "1,2"]) == 0
+    out = capsys.readouterr().out
+    assert "ns/butterfly" in out   # (n = 2)
+
+
 def test_measure_loops_fast_calls_and_keeps_first_result():
     calls = []
     result, timing = bench.measure(lambda: calls.append(1) or len(calls), repeat=3, budget=0.05)

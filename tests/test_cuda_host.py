@@ -1072,6 +1072,24 @@ def test_bench_runs_on_the_glue(fake_pycuda):
     assert bench.bench_polymul(64, on_device=True, repeat=1, warmup=1) > 0
 
 
+def test_bench_lengths_are_transform_lengths_of_its_prime():
+    """Every length `python -m ntt_cy.cuda.bench` times has a transform mod its prime
+    (2^24 once ran mod 998244353, whose transforms stop at 2^23)."""
+    import ntt_cy.cuda as nc
+    from ntt_cy.cuda import bench
+
+    logs = [log_n for _, log_n in bench.FORWARD_SHAPES] + list(bench.CROSSOVER_LOG_SIZES)
+    assert max(logs) == 24
+    for log_n in logs:
+        try:
+            nc.NTTPlan(1 << log_n, bench.P_LONG)   # ValueError for a length p - 1 lacks
+        except nc.CudaUnavailableError:
+            pass
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--help"])
+    assert exc.value.code == 0
+
+
 def test_emulated_gpu_path_matches_cpu_package(host):
     """The emulated GPU launch sequences give the CPU package's results bit for bit."""
     try:

@@ -12,6 +12,7 @@ Every function raises CudaUnavailableError without a GPU.
 """
 from __future__ import annotations
 
+import argparse
 import time
 
 import numpy as np
@@ -22,6 +23,12 @@ from .poly import polymul
 from .schedule import stage_passes
 
 __all__ = ["bench_forward", "bench_polymul", "bench_crossover", "main"]
+
+# 7 * 2^26 + 1: lengths up to 2^26, where 998244353 (2^23 | p - 1) stops at 2^23.
+P_LONG = 469762049
+# main()'s device-resident shapes (rows, log2 n) and the crossover's sizes, all mod P_LONG
+FORWARD_SHAPES = ((1, 24), (64, 18), (4096, 12))
+CROSSOVER_LOG_SIZES = range(8, 25, 2)
 
 
 def _event_seconds(drv, fn, repeat: int, warmup: int) -> float:
@@ -95,7 +102,7 @@ def bench_polymul(n: int, p: int = 998244353, *, on_device: bool = False, repeat
         return (time.perf_counter() - t0) / repeat
 
 
-def bench_crossover(p: int = 998244353, log_sizes=range(8, 25, 2), batch_elems: int = 1 << 20,
+def bench_crossover(p: int = P_LONG, log_sizes=CROSSOVER_LOG_SIZES, batch_elems: int = 1 << 20,
                     repeat: int = 5) -> list:
     """[(n, rows, cpu_seconds, gpu_seconds)] for numpy in/out forward NTTs of rows x n with
     rows * n = max(n, batch_elems): where the GPU starts to win."""
@@ -119,22 +126,28 @@ def bench_crossover(p: int = 998244353, log_sizes=range(8, 25, 2), batch_elems: 
     return rows_out
 
 
-def main() -> int:
-    print("device-resident batched forward NTT, uint32, p = 998244353 (bit-reversed output)")
+def main(argv=None) -> int:
+    argparse.ArgumentParser(
+        prog="python -m ntt_cy.cuda.bench",
+        description="GPU figures: device-resident batched forward NTTs against a device copy, "
+                    "polymul n = 131072 (numpy and device in/out), and the CPU/GPU crossover "
+                    "of numpy in/out transforms.  Needs a GPU (CudaUnavailableError "
+                    "without one).").parse_args(argv)
+    print(f"device-resident batched forward NTT, uint32, p = {P_LONG} (bit-reversed output)")
     print(f"{'shape':>14} {'passes':>6} {'ntt us':>9} {'copy us':>9} {'ntt GB/s':>9} "
           f"{'copy GB/s':>9} {'ratio':>6}")
-    for batch, log_n in ((1, 24), (64, 18), (4096, 12)):
-        r = bench_forward(1 << log_n, batch)
+    for batch, log_n in FORWARD_SHAPES:
+        r = bench_forward(1 << log_n, batch, P_LONG)
         print(f"{batch:>5} x 2^{log_n:<5} {r['passes']:>6} {r['ntt_seconds'] * 1e6:9.1f} "
               f"{r['copy_seconds'] * 1e6:9.1f} {r['ntt_bandwidth'] / 1e9:9.0f} "
               f"{r['copy_bandwidth'] / 1e9:9.0f} {r['ratio']:6.2f}")
-    r = bench_forward(1 << 24, 1, bit_reversed=False)
+    r = bench_forward(1 << 24, 1, P_LONG, bit_reversed=False)
     print(f"1 x 2^24 natural order: {r['ntt_seconds'] * 1e6:.1f} us")
     for on_device in (False, True):
         t = bench_polymul(131072, on_device=on_device)
         print(f"polymul n = 131072, p = 998244353, {'device' if on_device else 'numpy'} in/out: "
               f"{t * 1e6:.1f} us")
-    print("numpy in/out forward NTT, CPU vs GPU (rows x n = 2^20):")
+    print(f"numpy in/out forward NTT mod {P_LONG}, CPU vs GPU (rows x n = 2^20):")
     for n, rows, cpu, gpu in bench_crossover():
         print(f"  n = {n:>8} x {rows:>5}: cpu {cpu * 1e3:8.3f} ms  gpu {gpu * 1e3:8.3f} ms")
     return 0
