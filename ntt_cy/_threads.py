@@ -1,4 +1,5 @@
-"""workers= semantics (as in scipy.fft) and the single-thread cut-off."""
+"""workers= semantics (scipy.fft's, except that counts below -1 are refused) and the
+single-thread cut-off."""
 from __future__ import annotations
 
 import os

@@ -339,8 +339,7 @@ def cmd_polymul(path, output, kind, workers) -> int:
     text = " ".join(map(str, result.tolist())) + "\n"
     progress.done()
     if output == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        _write_stdout(text)
         return EXIT_OK
     try:
         with open(output, "w", encoding="utf-8") as f:
@@ -348,6 +347,23 @@ def cmd_polymul(path, output, kind, workers) -> int:
     except OSError as exc:
         return _error(f"cannot write {output}: {exc.strerror or exc}", EXIT_FAIL)
     return EXIT_OK
+
+
+def _write_stdout(text: str) -> None:
+    """Write text to stdout whole, or raise BrokenPipeError.  One large sys.stdout.write
+    into a pipe whose reader leaves returns as if done after a partial write (the 64 KiB
+    the pipe took), so the reader's leaving would go unnoticed and the exit code read 0:
+    write the bytes to the descriptor in a loop instead, where the next write fails."""
+    sys.stdout.flush()
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):   # (io.UnsupportedOperation: captured)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    data = memoryview(text.encode(sys.stdout.encoding or "utf-8"))
+    while data:
+        data = data[os.write(fd, data):]
 
 
 # ---------------------------------------------------------------- demo

@@ -271,3 +271,20 @@ def test_reader_leaving_early_is_no_traceback(command, unbuffered):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=300) == 1
     assert "Traceback" not in err and "BrokenPipe" not in err and "ignored" not in err, err
+
+
+def test_reader_leaving_a_long_product_early_is_exit_1(tmp_path):
+    # `ntt-cy polymul big.txt | head -c 10`: one write of the whole line (MBs) into the
+    # pipe returned as if done after the 64 KiB it took, and the exit code read 0
+    n, p = 200_000, 998244353
+    rng = np.random.default_rng(5)
+    values = rng.integers(0, p, 2 * n)
+    path = tmp_path / "big.txt"
+    path.write_text(f"{n} {p}\n" + " ".join(map(str, values.tolist())) + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "ntt_cy", "polymul", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert len(proc.stdout.read(10)) == 10
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 1
+    assert "Traceback" not in err and "BrokenPipe" not in err, err

@@ -10,6 +10,8 @@ pass" &`) or of the same one (without setsid).  Prints medians in ms: ntt 2^14 w
 workers=2, ntt 2^17 with workers=1 and 2, polymul 2^17 mod 998244353 with workers=1 and
 2, polymul 2^17 mod 10^9 + 7 (CRT) with workers=2.
 """
+import argparse
+
 import numpy as np
 
 import ntt_cy
@@ -20,6 +22,7 @@ P, M = 998244353, 10**9 + 7
 
 
 def main():
+    argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split())).parse_args()
     rng = np.random.default_rng(1)
 
     def residues(n, m):

@@ -71,7 +71,7 @@ def measure(repeat, with_flint):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--flint", action="store_true", help="time python-flint's product too")
     ap.add_argument("--repeat", type=int, default=7, help="samples per figure (best kept)")
     ap.add_argument("--json", metavar="FILE", help="also write {case: [us, flint us]}")
