@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ntt_cy._int_lists import int64_from_ints
 from ntt_cy.primes import is_prime
 
 KINDS = ("cyclic", "negacyclic")
@@ -154,6 +155,9 @@ def single_row_operand(a, limit: int):
         return a if a.ndim == 1 else None
     if (type(a) is not list and type(a) is not tuple) or not 0 < len(a) < limit:
         return None
+    arr = int64_from_ints(a)   # (ints in int64: numpy's int64 array without its dtype pass)
+    if arr is not None:
+        return arr
     try:
         arr = np.asarray(a)
     except (ValueError, TypeError, OverflowError):
@@ -172,8 +176,11 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
     else:
         if hasattr(a, "__cuda_array_interface__"):
             raise TypeError(f"{name} is a device array: use backend='cuda' or copy it to the host")
+        # (a flat list of ints in int64: numpy's int64 array, ~10x sooner than np.asarray)
+        arr = int64_from_ints(a) if type(a) is list or type(a) is tuple else None
         try:
-            arr = np.asarray(a)
+            if arr is None:
+                arr = np.asarray(a)
             if arr.dtype.kind == "f":
                 # numpy turns Python ints that fit no single integer dtype (say
                 # [-1, 2**64 - 2]) into floats; keep them exact as objects instead.

@@ -53,7 +53,8 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
         "cyclic" / "negacyclic": the product modulo x^n - 1 / x^n + 1, n
         coefficients; a and b must have the same length n (any n >= 1).
     workers : int, optional
-        Threads (None or -1: all cores), as in scipy.fft.
+        Threads: a count from 1 to 1024, or None / -1 for all cores (scipy.fft's
+        other negative counts, all cores but some, are refused: ValueError).
     backend : {"cpu", "cuda"}
         "cuda" runs on the GPU through ntt_cy.cuda (moduli < 2**64; numpy or device
         arrays in, numpy or device arrays out).
@@ -83,10 +84,20 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
             out = _single_row(row_a, row_b, modulus, kind, workers)
             if out is not None:
                 return out
+            a, b = row_a, row_b   # (lists: read once; b is a still where it was)
     m = _checks.as_int(modulus, "modulus")
     if m < 1:
         raise ValueError(f"modulus must be >= 1, got {m}")
     _checks.check_poly_kind(kind)
+    # Lists and tuples are read once, here, so that the unchecked route below takes them
+    # as it takes integer arrays (values outside [0, m) still send it to the checked one).
+    squaring = b is a
+    if type(a) is list or type(a) is tuple:
+        a = _checks.as_integer_array(a, "a")
+    if squaring:
+        b = a
+    elif type(b) is list or type(b) is tuple:
+        b = _checks.as_integer_array(b, "b")
     # None stays None (resolved by effective_threads where a product is large enough
     # for threads: the core count, os.sched_getaffinity, costs ~1 us a call)
     threads = None if workers is None else requested_workers(workers)

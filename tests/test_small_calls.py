@@ -20,6 +20,8 @@ def test_times_every_case_and_writes_json(tmp_path):
     assert "polymul negacyclic m=8380417 n=256" in figures
     assert all(ours > 0 for ours, _ in figures.values())
     assert figures["polymul linear m=998244353 n=64"][1] > 0   # python-flint's beside it
+    assert figures["polymul lists m=998244353 n=256"][1] > 0
+    assert "ntt cyclic p=998244353 n=256 of a list" in figures
     assert "flint/ntt_cy" in proc.stdout
 
 

@@ -1,6 +1,7 @@
-"""Small calls in a loop of their own: polymul (linear, cyclic, negacyclic), ntt, intt and
-NTTPlan.forward at lengths where the call itself, not the arithmetic, is most of the
-time; with --flint, python-flint's nmod_poly product beside each linear one.
+"""Small calls in a loop of their own: polymul (linear, cyclic, negacyclic; of arrays
+and of lists), ntt, intt and NTTPlan.forward at lengths where the call itself, not the
+arithmetic, is most of the time; with --flint, python-flint's nmod_poly product beside
+each linear one.
 
     python tools/small_calls.py [--flint] [--repeat 7] [--json FILE]
 
@@ -21,6 +22,8 @@ LINEAR_MODULI = (998244353, 1337006139375617, 10**9 + 7, 2**61 - 1)
 LINEAR_SIZES = (16, 32, 64, 256, 1024)
 WRAPPED = ((8380417, 256, "negacyclic"), (8380417, 1024, "negacyclic"),
            (998244353, 256, "cyclic"), (10**9 + 7, 256, "negacyclic"))
+# products of two Python lists (python-flint beside: both operands built from the lists)
+LISTS = ((998244353, 16), (998244353, 256), (998244353, 4096), (10**9 + 7, 256))
 TRANSFORMS = ((998244353, 16, "cyclic"), (998244353, 256, "cyclic"),
               (998244353, 1024, "cyclic"), (8380417, 256, "negacyclic"))
 
@@ -51,6 +54,15 @@ def measure(repeat, with_flint):
                 fa, fb = flint.nmod_poly(a.tolist(), m), flint.nmod_poly(b.tolist(), m)
                 theirs = best_us(lambda: fa * fb, number, repeat)
             rows.append((f"polymul linear m={m} n={n}", ours, theirs))
+    for m, n in LISTS:
+        a, b = operand(rng, m, n).tolist(), operand(rng, m, n).tolist()
+        number = 2000 if n < 1024 else 200
+        ours = best_us(lambda: ntt_cy.polymul(a, b, m, workers=1), number, repeat)
+        theirs = None
+        if flint is not None:
+            theirs = best_us(lambda: flint.nmod_poly(a, m) * flint.nmod_poly(b, m), number,
+                             repeat)
+        rows.append((f"polymul lists m={m} n={n}", ours, theirs))
     for m, n, kind in WRAPPED:
         a, b = operand(rng, m, n), operand(rng, m, n)
         rows.append((f"polymul {kind} m={m} n={n}",
@@ -67,6 +79,11 @@ def measure(repeat, with_flint):
                              repeat), None))
         rows.append((f"NTTPlan.forward {kind} p={p} n={n}",
                      best_us(lambda: plan.forward(a), 2000, repeat), None))
+        if n == 256:
+            values = a.tolist()
+            rows.append((f"ntt {kind} p={p} n={n} of a list",
+                         best_us(lambda: ntt_cy.ntt(values, p, kind=kind, workers=1), 2000,
+                                 repeat), None))
     return rows
 
 
