@@ -206,11 +206,13 @@ class NTTPlan:
         return _checks.check_reduction(reduction, self.p, self.dtype)
 
     def _single_row(self, a, axis, reduction, workers, is_forward):
-        """The transform of a 1-D ndarray `a` of n < PARALLEL_MIN_ELEMENTS values (one
-        thread whatever `workers` says) in one compiled call, natural order into a
-        fresh array (_ntt.transform_row: the layers of _transform cost ~10 us, 20-40
-        times the butterflies of n = 256); None for the general route, which also
+        """The transform of a 1-D ndarray, list or tuple `a` of n < PARALLEL_MIN_ELEMENTS
+        values (one thread whatever `workers` says) in one compiled call, natural order
+        into a fresh array (_ntt.transform_row: the layers of _transform cost ~10 us,
+        20-40 times the butterflies of n = 256); None for the general route, which also
         raises every error in its own order."""
+        if type(a) is list or type(a) is tuple:   # (read as ntt() reads them)
+            a = _checks.single_row_operand(a, PARALLEL_MIN_ELEMENTS)
         if type(a) is not np.ndarray or a.ndim != 1 or a.dtype.kind not in "iu" \
                 or a.shape[0] != self.n \
                 or self.n >= PARALLEL_MIN_ELEMENTS or type(axis) is not int \

@@ -828,10 +828,12 @@ def test_single_row_equals_the_general_route(p, kind, fill):
         assert np.array_equal(fast, general), n
         for x in (a.tolist(), tuple(a.tolist()), other):
             assert np.array_equal(ntt_cy.ntt(x, p, kind=kind), general), (n, type(x))
+            assert np.array_equal(plan.forward(x), general), (n, type(x))
         back = ntt_cy.intt(fast, p, kind=kind, out=np.empty_like(a))
         assert np.array_equal(back, a)
         for x in (fast, fast.tolist(), fast.astype(other.dtype)):
             assert np.array_equal(ntt_cy.intt(x, p, kind=kind), back), (n, type(x))
+            assert np.array_equal(plan.inverse(x), back), (n, type(x))
         assert np.array_equal(a, before)
         n *= 2
 
