@@ -73,6 +73,21 @@ class SmallPolymul:
         self.polymul(self.a, self.b, modulus, workers=1)
 
 
+class ListPolymul:
+    """A product of two Python lists of ints, one thread, as a user without numpy arrays
+    calls it: reading the lists against the product itself."""
+    params = ([16, 256, 4096], [P30, 10**9 + 7])
+    param_names = ["n", "modulus"]
+
+    def setup(self, n, modulus):
+        a, b = _operands(n, modulus)
+        self.a, self.b = a.tolist(), b.tolist()
+        self.polymul = _polymul_or_skip(self.a, self.b, modulus, "linear", 1)
+
+    def time_polymul(self, n, modulus):
+        self.polymul(self.a, self.b, modulus, workers=1)
+
+
 class SchoolbookPolymul:
     """Products the schoolbook serves (one thread): a batch of short rows, one short
     row, and a short operand against a long one, for a modulus of 32-bit lanes
