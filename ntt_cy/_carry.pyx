@@ -1,31 +1,80 @@
-# Carry propagation for bigmul: the product's coefficients, given as Garner
-# mixed-radix digits over at most a few NTT primes, become base-2^b limbs.
+# bigmul's limbs: the operands' bytes (int.to_bytes) cut into w-byte limbs, and the
+# product's coefficients, given as Garner mixed-radix digits over at most a few NTT
+# primes, carried into w-byte limbs written straight back as bytes (int.from_bytes).
 #
 # Coefficient c_k = v_0 + p_0 (v_1 + p_1 (v_2 + ...)) < p_0 p_1 ... < 2^128 (the
 # caller's primes guarantee it), evaluated in two 64-bit words.  The running
 # carry after a shift is < 2^(128 - b) <= 2^127, and c_k < p_0 p_1 ... < 2^127, so
 # carry + c_k never leaves the two words.
-from libc.stdint cimport uint64_t
+#
+# Both byte loops move whole 8-byte words (unaligned, on a little-endian CPU: checked,
+# RuntimeError elsewhere) and mask or overlap the bytes past a limb, one load or store
+# a limb, where copying w bytes a limb through a strided (L, 8) numpy byte view cost
+# ~15-35 ns a limb.
+import sys
+
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memcpy
 
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
 
+MAX_LIMB_BYTES = 7   # (a limb and the carry's shift stay below 64 bits)
 
-def digits_to_limbs(const uint64_t[:, ::1] digits, const uint64_t[::1] primes, int limb_bits,
-                    uint64_t[::1] out):
-    """out[k] = k-th base-2^b limb of sum_k c_k 2^(k b), b = limb_bits.
 
-    # IN digits (K, L) Garner digits of c_k; OUT out, at least L + 128 // b + 1 limbs
+def _check_little_endian():
+    if sys.byteorder != "little":
+        raise RuntimeError("internal: bigmul's limb packing assumes a little-endian CPU")
 
-    1 <= limb_bits <= 63; product of the K primes < 2^127.
+
+def limbs_from_bytes(const uint8_t[::1] raw, int limb_bytes, uint64_t[::1] out):
+    """out[i] = the limb of bytes raw[i w : (i + 1) w], little-endian, w = limb_bytes.
+
+    # IN raw, len(raw) == len(out) * w; OUT out (every limb < 2^(8 w))
+
+    1 <= w <= MAX_LIMB_BYTES.
     """
-    cdef Py_ssize_t K = digits.shape[0], L = digits.shape[1], k, j, total = out.shape[0]
-    cdef uint64_t lo, hi, clo, chi, t, mask = (<uint64_t>1 << limb_bits) - 1
-    cdef int b = limb_bits
-    if limb_bits < 1 or limb_bits > 63 or K < 1 or primes.shape[0] < K:
+    cdef Py_ssize_t L = out.shape[0], i, fast
+    cdef int w = limb_bytes
+    cdef uint64_t word, mask
+    _check_little_endian()
+    if w < 1 or w > MAX_LIMB_BYTES or raw.shape[0] != L * w:
+        raise ValueError("internal: bad limb parameters")
+    if L == 0:
+        return
+    mask = (<uint64_t>1 << (8 * w)) - 1
+    # limbs whose 8-byte load stays inside raw; the last few are copied w bytes each
+    fast = (raw.shape[0] - 8) // w + 1 if raw.shape[0] >= 8 else 0
+    with nogil:
+        for i in range(fast):
+            memcpy(&word, &raw[i * w], 8)
+            out[i] = word & mask
+        for i in range(fast, L):
+            word = 0
+            memcpy(&word, &raw[i * w], w)
+            out[i] = word
+
+
+def digits_to_bytes(const uint64_t[:, ::1] digits, const uint64_t[::1] primes, int limb_bytes,
+                    uint8_t[::1] out):
+    """out = the base-2^(8 w) limbs of sum_k c_k 2^(8 w k), w bytes each, little-endian.
+
+    # IN digits (K, L) Garner digits of c_k; OUT out, at least (L + 128 // (8 w) + 1) w + 8
+    # bytes (the last 8 are slack for the last limb's whole-word store; every limb's
+    # bytes are written, nothing past them is meaningful)
+
+    1 <= w <= MAX_LIMB_BYTES; product of the K primes < 2^127.
+    """
+    cdef Py_ssize_t K = digits.shape[0], L = digits.shape[1], k, j
+    cdef int w = limb_bytes, b = 8 * limb_bytes
+    cdef Py_ssize_t total = L + 128 // b + 1
+    cdef uint64_t lo, hi, clo, chi, t, limb, mask
+    _check_little_endian()
+    if w < 1 or w > MAX_LIMB_BYTES or K < 1 or primes.shape[0] < K:
         raise ValueError("internal: bad carry parameters")
-    if total < L + 128 // limb_bits + 1:
+    if out.shape[0] < total * w + 8:
         raise ValueError("internal: carry output too short")
+    mask = (<uint64_t>1 << b) - 1
     clo = 0
     chi = 0
     with nogil:
@@ -41,6 +90,9 @@ def digits_to_limbs(const uint64_t[:, ::1] digits, const uint64_t[::1] primes, i
                     hi += lo < digits[j, k]
                 clo += lo
                 chi += hi + (clo < lo)
-            out[k] = clo & mask
+            # the word's bytes past the limb are zero, and the next limb's store
+            # overwrites them
+            limb = clo & mask
+            memcpy(&out[k * w], &limb, 8)
             clo = (clo >> b) | (chi << (64 - b))
             chi >>= b

@@ -82,12 +82,9 @@ def choose_scheme(bits_a: int, bits_b: int):
 def _limbs(v: int, w: int) -> np.ndarray:
     """v >= 0 as a (1, L) uint64 array of w-byte limbs, least significant first."""
     L = max(1, -(-v.bit_length() // (8 * w)))
-    raw = np.frombuffer(v.to_bytes(L * w, "little"), dtype=np.uint8)
-    if w == 8:
-        return raw.view(np.uint64).reshape(1, L).copy()
-    wide = np.zeros((L, 8), dtype=np.uint8)
-    wide[:, :w] = raw.reshape(L, w)
-    return wide.view(np.uint64).reshape(1, L)
+    out = np.empty((1, L), dtype=np.uint64)
+    _carry.limbs_from_bytes(v.to_bytes(L * w, "little"), w, out[0])
+    return out
 
 
 def ntt_multiply(a: int, b: int, threads: int = 1, square: bool = False):
@@ -103,8 +100,7 @@ def ntt_multiply(a: int, b: int, threads: int = 1, square: bool = False):
     N = _next_pow2(L)
     residues = crt_residues(A, B, basis, N, "cyclic", L, threads, bound=1 << (8 * w))
     digits = basis.digits(residues, effective_threads(threads, L * basis.k), out=residues)
-    limb_bits = 8 * w
-    out = np.empty(L + 128 // limb_bits + 1, dtype=np.uint64)
-    _carry.digits_to_limbs(digits, basis.primes_array, limb_bits, out)
-    raw = out.view(np.uint8).reshape(-1, 8)[:, :w]
-    return int.from_bytes(raw.tobytes(), "little")
+    size = (L + 128 // (8 * w) + 1) * w
+    out = np.empty(size + 8, dtype=np.uint8)   # (+ 8: the last limb's word store)
+    _carry.digits_to_bytes(digits, basis.primes_array, w, out)
+    return int.from_bytes(out[:size], "little")
