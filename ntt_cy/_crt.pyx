@@ -15,6 +15,13 @@ from ntt_cy._arith64 cimport add_mod64, sub_mod64, barrett_mul64, shoup_mul64, f
 DEF MAX_PRIMES = 16
 
 
+cdef int _check_threads(int threads) except -1:
+    # (a direct call's count reaches OpenMP as given; the Python layer passes 1..1024)
+    if threads < 1 or threads > 1024:
+        raise ValueError(f"internal: thread count {threads} outside 1..1024")
+    return 0
+
+
 def garner_digits(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
                   const uint64_t[:, ::1] inv, const uint64_t[:, ::1] inv_q,
                   uint64_t[:, ::1] digits, int threads):
@@ -28,6 +35,10 @@ def garner_digits(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
     cdef uint64_t t, v, pj
     if k > MAX_PRIMES:
         raise ValueError(f"at most {MAX_PRIMES} CRT primes are supported")
+    if digits.shape[0] != k or digits.shape[1] != N or primes.shape[0] < k \
+            or inv.shape[0] < k or inv.shape[1] < k or inv_q.shape[0] < k or inv_q.shape[1] < k:
+        raise ValueError("internal: garner_digits shapes differ")
+    _check_threads(threads)
     if N == 0:
         return
     with nogil:
@@ -54,6 +65,11 @@ def digits_mod(const uint64_t[:, ::1] digits, const uint64_t[::1] prime_mod_m,
     """
     cdef Py_ssize_t k = digits.shape[0], N = digits.shape[1], i, j
     cdef uint64_t acc
+    if out.shape[0] != N or prime_mod_m.shape[0] < k or k < 1:
+        raise ValueError("internal: digits_mod shapes differ")
+    if m < 2:
+        raise ValueError("internal: digits_mod needs m >= 2")
+    _check_threads(threads)
     if N == 0:
         return
     with nogil:

@@ -32,8 +32,11 @@ def garner_digits32(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
     cdef const uint64_t* r
     cdef uint64_t* dj
     cdef const uint64_t* dl
-    if digits.shape[0] != k or digits.shape[1] != N or primes.shape[0] < k:
+    if digits.shape[0] != k or digits.shape[1] != N or primes.shape[0] < k \
+            or inv.shape[0] < k or inv.shape[1] < k or inv_q.shape[0] < k or inv_q.shape[1] < k:
         raise ValueError("internal: garner_digits32 shapes differ")
+    if threads < 1 or threads > 1024:
+        raise ValueError(f"internal: thread count {threads} outside 1..1024")
     for j in range(k):
         if primes[j] >= (<uint64_t>1 << 31):
             raise ValueError("garner_digits32 needs primes below 2^31")
@@ -79,6 +82,8 @@ def digits_mod32(const uint64_t[:, ::1] digits, const uint64_t[::1] weights, uin
         raise ValueError("internal: digits_mod32 shapes differ")
     if m < 2:
         raise ValueError("internal: digits_mod32 needs m >= 2")
+    if threads < 1 or threads > 1024:
+        raise ValueError(f"internal: thread count {threads} outside 1..1024")
     if k == 0 or N == 0:
         return
     r64 = (<uint64_t>0 - m) % m                 # 2^64 mod m

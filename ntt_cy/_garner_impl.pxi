@@ -203,6 +203,7 @@ def garner32_mod(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,
     cdef Garner32 g
     if out.shape[0] != R or L > N:
         raise ValueError("internal: garner32_mod shapes differ")
+    check_threads(threads)
     garner32_setup(&g, primes, inv, inv_q, offsets, m, weights, weights_q, offset_m, k, False)
     if R == 0 or L == 0:
         return
@@ -446,6 +447,7 @@ def garner32_mod64(const uint32_t[:, :, ::1] products, const uint64_t[::1] prime
     cdef Garner32 g
     if out.shape[0] != R or L > N:
         raise ValueError("internal: garner32_mod64 shapes differ")
+    check_threads(threads)
     garner32_setup(&g, primes, inv, inv_q, offsets, m, weights, None, offset_m, k, True,
                    barrett_d, barrett_v, barrett_shift)
     if R == 0 or L == 0:

@@ -1573,11 +1573,21 @@ cdef void _check_padded(Py_ssize_t rows, Py_ssize_t m, Py_ssize_t dst_rows, Py_s
         raise ValueError("internal: padded transforms need a cyclic plan")
 
 
+cdef int check_threads(int threads) except -1:
+    # The entry points' OpenMP count: the Python layer passes resolve_workers' (1 ..
+    # MAX_WORKERS); anything else from a direct call would divide by zero (chunk_size)
+    # or ask OpenMP for as many threads.
+    if threads < 1 or threads > 1024:
+        raise ValueError(f"internal: thread count {threads} outside 1..1024")
+    return 0
+
+
 cdef uint64_t* _seen_slots(int threads) except NULL:
     # Zeroed largest-value slots of the forward kernels: one per thread (slot k at
     # seen + k * SLOT, a cache line each: threads updating neighbours' lines row after
     # row made a batch of short rows 1.5x slower on two threads), each kept across the
     # rows that thread transforms.
+    check_threads(threads)
     cdef uint64_t* seen = <uint64_t*>calloc((threads if threads > 1 else 1) * SLOT,
                                             sizeof(uint64_t))
     if seen == NULL:
@@ -1633,6 +1643,7 @@ cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables
     cdef const Tables* t = &tables.c
     if n != tables.n or dst.shape[0] != rows or dst.shape[1] != n:
         raise ValueError("internal: array shape does not match the plan")
+    check_threads(threads)
     if rows == 0:
         return 0
     cdef const lane_t* s = &src[0, 0]
@@ -1742,6 +1753,7 @@ def pointwise_mul(const lane_t[:, ::1] a, const lane_t[:, ::1] b, lane_t[:, ::1]
     """
     cdef Modulus m = modulus
     cdef Py_ssize_t rows = a.shape[0], n = a.shape[1], total, i, k, lo, hi
+    check_threads(threads)
     if b.shape[0] != rows or b.shape[1] != n or out.shape[0] != rows or out.shape[1] != n:
         raise ValueError("internal: pointwise shapes differ")
     if rows == 0 or n == 0:
@@ -1781,6 +1793,7 @@ def pointwise_inverse(lane_t[:, ::1] a, const lane_t[:, ::1] b, TransformTables 
     cdef const Tables* t = &tables.c
     if n != tables.n or b.shape[0] != rows or b.shape[1] != n:
         raise ValueError("internal: pointwise_inverse shapes differ")
+    check_threads(threads)
     if not scaled and t.twist.w != NULL:
         raise ValueError("scaled=False needs a cyclic plan")
     if rows == 0:

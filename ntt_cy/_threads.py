@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 from ntt_cy._checks import as_int
 
 # More threads than this is a mistake, not a request (OpenMP would try to start them).
@@ -77,6 +79,14 @@ def check_workers(workers) -> None:
     if workers is None or type(workers) is int and 0 < workers <= MAX_WORKERS:
         return   # the common cases at a fraction of requested_workers' cost (small calls)
     requested_workers(workers)
+
+
+def check_thread_count(threads) -> None:
+    """A kernel's thread count (what resolve_workers gives): an int in [1, MAX_WORKERS],
+    else ValueError (OpenMP takes any count it is given, and 0 divides)."""
+    if isinstance(threads, (bool, np.bool_)) or not isinstance(threads, (int, np.integer)) \
+            or not 1 <= threads <= MAX_WORKERS:
+        raise ValueError(f"threads must be an integer from 1 to {MAX_WORKERS}, got {threads!r}")
 
 
 def effective_threads(workers, elements: int) -> int:

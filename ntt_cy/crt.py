@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from ntt_cy import _crt, _garner32, _ntt
+from ntt_cy._threads import check_thread_count
 from ntt_cy.plan import modulus_constants
 from ntt_cy.primes import is_prime, ntt_primes
 
@@ -181,18 +182,35 @@ class CRTBasis:
                out: np.ndarray | None = None) -> np.ndarray:
         """Garner digits (k, N) uint64 from residues (k, N) uint64 (residues[j] < p_j).
         `out` may be `residues` itself (each column is read before it is overwritten)."""
+        self._check_rows(residues, "residues", threads)
         if out is None:
             out = np.empty_like(residues)
+        elif out.shape != residues.shape:
+            raise ValueError(f"out has shape {out.shape}, residues {residues.shape}")
         kernel = _garner32.garner_digits32 if self.small else _crt.garner_digits
         kernel(residues, self.primes_array, self._inv, self._inv_q, out, threads)
         return out
 
+    def _check_rows(self, rows, name, threads):
+        # (the kernels index the basis' k-entry tables by row and trust the OpenMP count)
+        if not isinstance(rows, np.ndarray) or rows.ndim != 2 or rows.shape[0] != self.k:
+            shape = getattr(rows, "shape", None)
+            raise ValueError(f"{name} must be a 2-D array of {self.k} rows (one per prime), "
+                             f"got shape {shape}")
+        check_thread_count(threads)
+
     def reduce(self, digits: np.ndarray, m: int, threads: int,
                out: np.ndarray | None = None) -> np.ndarray:
         """x mod m (uint64, shape (N,)) for every column x of the digits; 1 <= m < 2**64."""
+        self._check_rows(digits, "digits", threads)
+        if not (isinstance(m, (int, np.integer)) and 1 <= m < 1 << 64):
+            raise ValueError(f"m must be an integer with 1 <= m < 2**64, got {m!r}")
+        m = int(m)
         N = digits.shape[1]
         if out is None:
             out = np.empty(N, dtype=np.uint64)
+        elif out.shape != (N,):
+            raise ValueError(f"out has shape {out.shape}, the digits' columns ({N},)")
         if m == 1:
             out[...] = 0
             return out

@@ -148,10 +148,14 @@ def _pollard_brent(n: int) -> int:
     raise ArithmeticError(f"could not factor {n}")  # pragma: no cover
 
 
-@lru_cache(maxsize=1024)
 def factorize(n: int) -> dict:
     """Prime factorisation of ``n >= 1`` as ``{prime: exponent}``."""
-    n = _check_int(n)
+    # (checked before the cache: 12.0 == 12 would find 12's entry)
+    return dict(_factorize(_check_int(n)))
+
+
+@lru_cache(maxsize=1024)
+def _factorize(n: int) -> dict:
     if n < 1:
         raise ValueError(f"factorize needs n >= 1, got {n}")
     factors: dict = {}
@@ -177,10 +181,13 @@ def two_adicity(p: int) -> int:
     return (m & -m).bit_length() - 1 if m > 0 else 0
 
 
-@lru_cache(maxsize=1024)
 def primitive_root(p: int) -> int:
     """Smallest generator of the multiplicative group modulo the prime ``p``."""
-    p = _check_int(p, "p")
+    return _primitive_root(_check_int(p, "p"))   # (checked before the cache, as factorize)
+
+
+@lru_cache(maxsize=1024)
+def _primitive_root(p: int) -> int:
     if not is_prime(p):
         raise ValueError(f"p = {p} is not prime")
     if p == 2:

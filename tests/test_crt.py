@@ -141,3 +141,56 @@ def test_basis_constants_and_validation(primes, dtype, word):
         CRTBasis((2**62 + 135,), np.uint64)
     with pytest.raises(ValueError):
         CRTBasis(tuple(prime_pool(np.dtype(np.uint64), 32)) + (7,), np.uint64)
+
+
+@pytest.mark.parametrize("primes, dtype", [
+    ((4611685941117976577, 4611685692009873409), np.uint64),   # 62-bit: _crt's kernels
+    ((998244353, 7340033), np.uint32),                         # small: _garner32's
+])
+def test_digits_and_reduce_refuse_what_the_kernels_cannot_take(primes, dtype):
+    # out of the wrong size once wrote past its end, other row counts read past the
+    # basis' tables, and any thread count reached OpenMP
+    b = crt_basis(primes, dtype)
+    good = np.zeros((2, 64), np.uint64)
+    with pytest.raises(ValueError, match="out has shape"):
+        b.digits(good, 1, out=np.zeros((2, 4), np.uint64))
+    with pytest.raises(ValueError, match="out has shape"):
+        b.reduce(good, 7, 1, out=np.zeros(4, np.uint64))
+    for rows in (np.ones((5, 4), np.uint64), np.ones((1, 4), np.uint64), np.ones(4, np.uint64)):
+        with pytest.raises(ValueError, match="2 rows"):
+            b.digits(rows, 1)
+        with pytest.raises(ValueError, match="2 rows"):
+            b.reduce(rows, 7, 1)
+    for threads in (0, -1, 100000, 1.5, True):
+        with pytest.raises(ValueError, match="threads"):
+            b.digits(good, threads)
+        with pytest.raises(ValueError, match="threads"):
+            b.reduce(good, 7, threads)
+    for m in (0, -5, 2**64, 7.0):
+        with pytest.raises(ValueError, match="1 <= m < 2\\*\\*64"):
+            b.reduce(good, m, 1)
+    # and the good calls still work: digits of residues, reduced
+    x = np.array([[5, 6, 0, primes[0] - 1]], np.uint64)
+    residues = np.concatenate([x, np.array([[5, 6, 0, 12]], np.uint64) % np.uint64(primes[1])])
+    digits = b.digits(residues, 2)
+    assert b.reduce(digits, np.uint64(2**64 - 1), 1).tolist()[:3] == [5, 6, 0]
+
+
+def test_kernels_refuse_thread_counts_outside_1_to_1024():
+    from ntt_cy import _crt, _garner32
+
+    b = crt_basis((1053818881, 1051721729), np.uint32)
+    fused = b.fused_product32(8, 7)
+    z32 = np.zeros((1, 4), np.uint32)
+    for threads in (0, -3, 1025):
+        with pytest.raises(ValueError, match="thread count"):
+            fused.run(z32, z32, np.zeros((2, 1, 8), np.uint32), np.zeros((1, 8), np.uint32),
+                      np.zeros((1, 7), np.uint32), threads)
+        inv, inv_q = b._inv, b._inv_q
+        with pytest.raises(ValueError, match="thread count"):
+            _garner32.garner_digits32(np.zeros((2, 4), np.uint64), b.primes_array, inv, inv_q,
+                                      np.zeros((2, 4), np.uint64), threads)
+        big = crt_basis((4611685941117976577, 4611685692009873409), np.uint64)
+        with pytest.raises(ValueError, match="thread count"):
+            _crt.garner_digits(np.zeros((2, 4), np.uint64), big.primes_array, big._inv,
+                               big._inv_q, np.zeros((2, 4), np.uint64), threads)

@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 from ntt_cy.primes import (factorize, is_prime, ntt_primes, primitive_root, root_of_unity,
@@ -103,3 +104,20 @@ def test_ntt_primes():
     assert len(set(ps)) == 3
     for p in ps:
         assert is_prime(p) and p < 2**31 and (p - 1) % 2**24 == 0
+
+
+def test_cached_functions_check_types_before_the_cache():
+    # 12.0 == 12 and hashes alike: a cache hit once answered for a float
+    from ntt_cy.primes import factorize, primitive_root
+
+    assert factorize(np.int64(12)) == {2: 2, 3: 1}
+    assert primitive_root(np.int64(7)) == 3
+    for bad in (12.0, True, "12"):
+        with pytest.raises(TypeError):
+            factorize(bad)
+    for bad in (7.0, True):
+        with pytest.raises(TypeError):
+            primitive_root(bad)
+    result = factorize(12)
+    result[5] = 1   # a copy: the cache keeps its own
+    assert factorize(12) == {2: 2, 3: 1}
