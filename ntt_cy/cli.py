@@ -110,8 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ntt-cy",
         description="Exact number-theoretic transforms: polynomial multiplication modulo "
                     "any integer, checked demos, configuration and benchmarks.",
-        epilog="Exit codes: 0 success, 1 a check failed, a subcommand is unavailable or "
-               "the output's reader left early, "
+        epilog="Exit codes: 0 success, 1 a check failed, a subcommand is unavailable, "
+               "the output file could not be written or the output's reader left early, "
                "2 malformed input or bad usage.  Start with: ntt-cy demo",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
