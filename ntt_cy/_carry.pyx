@@ -22,9 +22,13 @@ cdef extern from "_u128.h" nogil:
 MAX_LIMB_BYTES = 7   # (a limb and the carry's shift stay below 64 bits)
 
 
-def _check_little_endian():
-    if sys.byteorder != "little":
+cdef bint LITTLE_ENDIAN = sys.byteorder == "little"   # (read once, at import)
+
+
+cdef int _check_little_endian() except -1:
+    if not LITTLE_ENDIAN:
         raise RuntimeError("internal: bigmul's limb packing assumes a little-endian CPU")
+    return 0
 
 
 def limbs_from_bytes(const uint8_t[::1] raw, int limb_bytes, uint64_t[::1] out):

@@ -11,15 +11,9 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint64_t
 
 from ntt_cy._arith64 cimport add_mod64, sub_mod64, barrett_mul64, shoup_mul64, fold_once
+from ntt_cy._openmp cimport check_threads
 
 DEF MAX_PRIMES = 16
-
-
-cdef int _check_threads(int threads) except -1:
-    # (a direct call's count reaches OpenMP as given; the Python layer passes 1..1024)
-    if threads < 1 or threads > 1024:
-        raise ValueError(f"internal: thread count {threads} outside 1..1024")
-    return 0
 
 
 def garner_digits(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
@@ -38,7 +32,7 @@ def garner_digits(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
     if digits.shape[0] != k or digits.shape[1] != N or primes.shape[0] < k \
             or inv.shape[0] < k or inv.shape[1] < k or inv_q.shape[0] < k or inv_q.shape[1] < k:
         raise ValueError("internal: garner_digits shapes differ")
-    _check_threads(threads)
+    check_threads(threads)
     if N == 0:
         return
     with nogil:
@@ -69,7 +63,7 @@ def digits_mod(const uint64_t[:, ::1] digits, const uint64_t[::1] prime_mod_m,
         raise ValueError("internal: digits_mod shapes differ")
     if m < 2:
         raise ValueError("internal: digits_mod needs m >= 2")
-    _check_threads(threads)
+    check_threads(threads)
     if N == 0:
         return
     with nogil:

@@ -11,6 +11,7 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint32_t, uint64_t
 
 from ntt_cy._arith64 cimport add_mod64, barrett_mul64, fold_once, shoup_mul32_wide
+from ntt_cy._openmp cimport check_threads
 
 cdef extern from "_u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
@@ -35,8 +36,7 @@ def garner_digits32(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
     if digits.shape[0] != k or digits.shape[1] != N or primes.shape[0] < k \
             or inv.shape[0] < k or inv.shape[1] < k or inv_q.shape[0] < k or inv_q.shape[1] < k:
         raise ValueError("internal: garner_digits32 shapes differ")
-    if threads < 1 or threads > 1024:
-        raise ValueError(f"internal: thread count {threads} outside 1..1024")
+    check_threads(threads)
     for j in range(k):
         if primes[j] >= (<uint64_t>1 << 31):
             raise ValueError("garner_digits32 needs primes below 2^31")
@@ -82,8 +82,7 @@ def digits_mod32(const uint64_t[:, ::1] digits, const uint64_t[::1] weights, uin
         raise ValueError("internal: digits_mod32 shapes differ")
     if m < 2:
         raise ValueError("internal: digits_mod32 needs m >= 2")
-    if threads < 1 or threads > 1024:
-        raise ValueError(f"internal: thread count {threads} outside 1..1024")
+    check_threads(threads)
     if k == 0 or N == 0:
         return
     r64 = (<uint64_t>0 - m) % m                 # 2^64 mod m

@@ -34,6 +34,7 @@ from ntt_cy._arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barr
                               mod_any_wide64)
 
 from ntt_cy._aligned cimport aligned_new
+from ntt_cy._openmp cimport check_threads
 from ntt_cy._single_row cimport (LINEAR, aligned_scratch, copy_lanes, fold_lanes, load_lanes,
                                 new_row, operand_width, row_width, valid_shape)
 
@@ -1573,20 +1574,12 @@ cdef void _check_padded(Py_ssize_t rows, Py_ssize_t m, Py_ssize_t dst_rows, Py_s
         raise ValueError("internal: padded transforms need a cyclic plan")
 
 
-cdef int check_threads(int threads) except -1:
-    # The entry points' OpenMP count: the Python layer passes resolve_workers' (1 ..
-    # MAX_WORKERS); anything else from a direct call would divide by zero (chunk_size)
-    # or ask OpenMP for as many threads.
-    if threads < 1 or threads > 1024:
-        raise ValueError(f"internal: thread count {threads} outside 1..1024")
-    return 0
-
-
 cdef uint64_t* _seen_slots(int threads) except NULL:
     # Zeroed largest-value slots of the forward kernels: one per thread (slot k at
     # seen + k * SLOT, a cache line each: threads updating neighbours' lines row after
     # row made a batch of short rows 1.5x slower on two threads), each kept across the
-    # rows that thread transforms.
+    # rows that thread transforms.  The one check of the thread count for the entry
+    # points that take slots.
     check_threads(threads)
     cdef uint64_t* seen = <uint64_t*>calloc((threads if threads > 1 else 1) * SLOT,
                                             sizeof(uint64_t))
@@ -1643,7 +1636,6 @@ cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables
     cdef const Tables* t = &tables.c
     if n != tables.n or dst.shape[0] != rows or dst.shape[1] != n:
         raise ValueError("internal: array shape does not match the plan")
-    check_threads(threads)
     if rows == 0:
         return 0
     cdef const lane_t* s = &src[0, 0]

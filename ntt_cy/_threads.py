@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
-
-from ntt_cy._checks import as_int
+from ntt_cy._checks import as_int, is_integer
 
 # More threads than this is a mistake, not a request (OpenMP would try to start them).
 MAX_WORKERS = 1024
@@ -84,8 +82,7 @@ def check_workers(workers) -> None:
 def check_thread_count(threads) -> None:
     """A kernel's thread count (what resolve_workers gives): an int in [1, MAX_WORKERS],
     else ValueError (OpenMP takes any count it is given, and 0 divides)."""
-    if isinstance(threads, (bool, np.bool_)) or not isinstance(threads, (int, np.integer)) \
-            or not 1 <= threads <= MAX_WORKERS:
+    if not is_integer(threads) or not 1 <= threads <= MAX_WORKERS:
         raise ValueError(f"threads must be an integer from 1 to {MAX_WORKERS}, got {threads!r}")
 
 

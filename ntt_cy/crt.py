@@ -26,6 +26,7 @@ from functools import lru_cache
 import numpy as np
 
 from ntt_cy import _crt, _garner32, _ntt
+from ntt_cy._checks import is_integer
 from ntt_cy._threads import check_thread_count
 from ntt_cy.plan import modulus_constants
 from ntt_cy.primes import is_prime, ntt_primes
@@ -203,7 +204,7 @@ class CRTBasis:
                out: np.ndarray | None = None) -> np.ndarray:
         """x mod m (uint64, shape (N,)) for every column x of the digits; 1 <= m < 2**64."""
         self._check_rows(digits, "digits", threads)
-        if not (isinstance(m, (int, np.integer)) and 1 <= m < 1 << 64):
+        if not (is_integer(m) and 1 <= m < 1 << 64):
             raise ValueError(f"m must be an integer with 1 <= m < 2**64, got {m!r}")
         m = int(m)
         N = digits.shape[1]
