@@ -260,30 +260,62 @@ cdef class CRTProduct32:
         (computed without fault; every value is read mod each prime, so the one
         comparison with m is the range check).   # IN a, b (R, <= n/2);
         OUT out (R, L <= n); products (k, R, n), work (R, n) scratch"""
-        cdef Py_ssize_t k = self.g.k, R = a.shape[0], n = self.n, L = out.shape[1]
+        cdef Py_ssize_t R = a.shape[0], L = out.shape[1]
         cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
-        if b.shape[0] != R or products.shape[0] != k or products.shape[1] != R \
-                or products.shape[2] != n or work.shape[0] != R or work.shape[1] != n \
-                or out.shape[0] != R or L > n or n < 8 or 2 * a.shape[1] > n \
-                or 2 * b.shape[1] > n:
+        if out.shape[0] != R or L > self.n:
             raise ValueError("internal: CRTProduct32.run shapes differ")
         if self.g.mod64 and lane_t is uint32_t:
             raise ValueError("internal: CRTProduct32.run needs uint64 out for m >= 2^32")
-        if R == 0:
-            return 0
-        cdef bint square = (a.shape[1] == b.shape[1] and
-                            (a.shape[1] == 0 or &a[0, 0] == &b[0, 0]))
-        cdef const source_t* pa = &a[0, 0] if a.shape[1] else NULL
-        cdef const source_t* pb = &b[0, 0] if b.shape[1] else NULL
-        cdef uint64_t* seen = _seen_slots(threads)
-        cdef uint64_t largest
-        with nogil:
-            largest = crt_prime_products(self, pa, pb, square, R, a.shape[1], b.shape[1],
-                                         &products[0, 0, 0], &work[0, 0], threads, seen, rows)
-            if largest < self.g.m and L > 0:
-                garner32_rows(&self.g, rows, R, n, L, &out[0, 0], threads)
-        free(seen)
+        cdef uint64_t largest = crt_checked_products(self, a, b, products, work, threads, rows)
+        if largest < self.g.m and L > 0 and R > 0:
+            with nogil:
+                garner32_rows(&self.g, rows, R, self.n, L, &out[0, 0], threads)
         return largest
+
+    def digits(self, const source_t[:, ::1] a, const source_t[:, ::1] b,
+               uint32_t[:, :, ::1] products, uint32_t[:, ::1] work, uint32_t[:, :, ::1] out,
+               int threads):
+        """out[j] <- the Garner digits v_j in [0, p_j) of the first L coefficients
+        c (+ offset) of each row's linear product, c = v_0 + p_0 (v_1 + p_1 (v_2 +
+        ...)): the exact coefficients, nothing reduced mod m (bigmul's carry pass,
+        ntt_cy/_carry.pyx, takes them).  Returns the largest value of a and b, as
+        run: at or above m (a bound on the inputs here), out is meaningless.
+        # IN a, b (R, <= n/2); OUT out (k, R, L <= n); products, work as run's"""
+        cdef Py_ssize_t k = self.g.k, R = a.shape[0], L = out.shape[2]
+        cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
+        if out.shape[0] != k or out.shape[1] != R or L > self.n:
+            raise ValueError("internal: CRTProduct32.digits shapes differ")
+        cdef uint64_t largest = crt_checked_products(self, a, b, products, work, threads, rows)
+        if largest < self.g.m and L > 0 and R > 0:
+            with nogil:
+                garner32_digit_rows(&self.g, rows, R, self.n, L, &out[0, 0, 0], threads)
+        return largest
+
+
+cdef uint64_t crt_checked_products(CRTProduct32 self, const source_t[:, ::1] a,
+                                   const source_t[:, ::1] b, uint32_t[:, :, ::1] products,
+                                   uint32_t[:, ::1] work, int threads,
+                                   const uint32_t** rows) except? 0:
+    # CRTProduct32.run's and .digits' shape checks, then crt_prime_products (rows[j] ->
+    # prime j's (R, n) product rows); 0 for no rows.
+    cdef Py_ssize_t k = self.g.k, R = a.shape[0], n = self.n
+    if b.shape[0] != R or products.shape[0] != k or products.shape[1] != R \
+            or products.shape[2] != n or work.shape[0] != R or work.shape[1] != n \
+            or n < 8 or 2 * a.shape[1] > n or 2 * b.shape[1] > n:
+        raise ValueError("internal: CRTProduct32 shapes differ")
+    if R == 0:
+        return 0
+    cdef bint square = (a.shape[1] == b.shape[1] and
+                        (a.shape[1] == 0 or &a[0, 0] == &b[0, 0]))
+    cdef const source_t* pa = &a[0, 0] if a.shape[1] else NULL
+    cdef const source_t* pb = &b[0, 0] if b.shape[1] else NULL
+    cdef uint64_t* seen = _seen_slots(threads)
+    cdef uint64_t largest
+    with nogil:
+        largest = crt_prime_products(self, pa, pb, square, R, a.shape[1], b.shape[1],
+                                     &products[0, 0, 0], &work[0, 0], threads, seen, rows)
+    free(seen)
+    return largest
 
 
 
@@ -428,6 +460,40 @@ cdef void garner32_mod64_block(const Garner32* g, const uint32_t* const* rows,
         for j in range(g.k):
             v[j] = digits32[j][i] if i < done else digits64[j][i]
         out[i] = garner32_sum_mod64(g, v)
+
+
+cdef void garner32_digit_rows(const Garner32* g, const uint32_t* const* rows, Py_ssize_t R,
+                              Py_ssize_t N, Py_ssize_t L, uint32_t* out,
+                              int threads) noexcept nogil:
+    # CRTProduct32.digits on pointers: rows[j] -> prime j's (R, N) residues, out -> (k, R, L)
+    cdef Py_ssize_t per_row = (L + GARNER_BLOCK - 1) // GARNER_BLOCK
+    cdef Py_ssize_t blk
+    if threads == 1:
+        for blk in range(R * per_row):
+            garner32_digits_block(g, rows, N, R, L, per_row, blk, out)
+        return
+    for blk in prange(R * per_row, num_threads=threads, schedule="static"):
+        garner32_digits_block(g, rows, N, R, L, per_row, blk, out)
+
+
+cdef void garner32_digits_block(const Garner32* g, const uint32_t* const* rows, Py_ssize_t N,
+                                Py_ssize_t R, Py_ssize_t L, Py_ssize_t per_row,
+                                Py_ssize_t blk, uint32_t* out) noexcept nogil:
+    # block blk of garner32_digit_rows: the vector bodies' digits stored in place, the
+    # scalar tail's (uint64, < p_j < 2^31) narrowed after them
+    cdef uint64_t tail[GARNER32_MAX_PRIMES][GARNER_BLOCK]
+    cdef uint32_t* digit_rows[GARNER32_MAX_PRIMES]
+    cdef Py_ssize_t r = blk // per_row, i0 = (blk % per_row) * GARNER_BLOCK
+    cdef Py_ssize_t cnt = min(L - i0, GARNER_BLOCK), i, j, done
+    for j in range(g.k):
+        digit_rows[j] = out + (j * R + r) * L + i0
+    done = ntt_simd_garner32_digits(rows, r * N + i0, g.k, cnt, g.primes, g.inv, g.inv_q,
+                                    g.offsets, digit_rows)
+    garner32_scalar_digits(rows, r * N + i0, g.k, done, cnt, g.primes, g.inv, g.inv_q,
+                           g.offsets, &tail[0][0])
+    for j in range(g.k):
+        for i in range(done, cnt):
+            digit_rows[j][i] = <uint32_t>tail[j][i]
 
 
 def garner32_mod64(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,

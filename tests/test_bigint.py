@@ -18,6 +18,7 @@ import flint  # test dependency (pip install -e ".[test]"): the independent orac
 def always_ntt(monkeypatch):
     """Route every product through the NTT, however small."""
     monkeypatch.setattr(bigint, "BIGMUL_MIN_BITS", 0)
+    monkeypatch.setattr(bigint, "PER_PRIME_MIN_BITS", 0)
 
 
 def test_export():
@@ -74,6 +75,7 @@ def test_ntt_multiply_limit_returns_none(monkeypatch):
     monkeypatch.setattr(bigint, "choose_scheme", lambda *a: None)
     assert ntt_multiply(3**1000, 5**1000) is None
     monkeypatch.setattr(bigint, "BIGMUL_MIN_BITS", 0)
+    monkeypatch.setattr(bigint, "PER_PRIME_MIN_BITS", 0)
     assert bigmul(3**1000, 5**1000) == 3**1000 * 5**1000
 
 
@@ -107,6 +109,50 @@ def test_every_limb_width_and_family(monkeypatch, w, u64_cost):
     assert ntt_multiply(big, big, 2, square=True) == big * big
 
 
+@pytest.mark.parametrize("w", bigint.LIMB_CHOICES)
+def test_fused_and_per_prime_routes_agree(monkeypatch, w):
+    # uint32 primes and operands within padded_product's half take one kernel call
+    # (_fused_digits); more unequal operands the per-prime route, forced here too
+    monkeypatch.setattr(bigint, "LIMB_CHOICES", (w,))
+    monkeypatch.setattr(bigint, "lane_costs", lambda: {U32: 1.0, U64: 8.0})
+    calls = []
+    real = bigint._fused_digits
+    monkeypatch.setattr(bigint, "_fused_digits", lambda *a: calls.append(1) or real(*a))
+    rng = random.Random(w + 100)
+    for bx, by, fused in [(20_000, 20_000, True), (40_000, 30_000, True),
+                          (300_000, 1_000, False), (8 * w * 1000, 8 * w * 1000, True)]:
+        x = rng.getrandbits(bx) | 1 << (bx - 1)
+        y = 2**by - 1   # all limbs at their maximum
+        calls.clear()
+        assert ntt_multiply(x, y, 2) == x * y and ntt_multiply(y, x, 1) == x * y
+        assert bool(calls) == fused, (bx, by)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(bigint, "_padded_lengths", lambda *a: False)
+            calls.clear()
+            assert ntt_multiply(x, y, 1) == x * y and not calls
+
+
+def test_thresholds_pick_cpython_below_them(monkeypatch):
+    # below BIGMUL_MIN_BITS always CPython; below PER_PRIME_MIN_BITS CPython unless the
+    # product is one kernel call
+    monkeypatch.setattr(bigint, "lane_costs", lambda: {U32: 1.0, U64: 8.0})
+    calls = []
+    real = bigint.ntt_multiply
+    monkeypatch.setattr(bigint, "ntt_multiply",
+                        lambda *a, **k: calls.append(real(*a, **k)) or calls[-1])
+    rng = random.Random(7)
+    lo, mid = bigint.BIGMUL_MIN_BITS, bigint.PER_PRIME_MIN_BITS
+    for bx, by, route in [(lo - 1, lo - 1, None), (lo, lo, "ntt"), (mid - 1, mid - 1, "ntt"),
+                          (mid - 1, 40 * mid, "cpython"), (mid, 40 * mid, "ntt")]:
+        x, y = rng.getrandbits(bx) | 1 << (bx - 1), rng.getrandbits(by) | 1 << (by - 1)
+        calls.clear()
+        assert bigmul(x, y) == x * y
+        if route is None:
+            assert calls == []
+        else:
+            assert len(calls) == 1 and (calls[0] is None) == (route == "cpython"), (bx, by)
+
+
 def test_numpy_ints_and_type_errors():
     assert bigmul(np.int64(-5), 7) == -35
     for bad in (1.5, "3", None, True):
@@ -121,6 +167,7 @@ def test_numpy_ints_and_type_errors():
 def test_property_small_forced_ntt(x, y):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(bigint, "BIGMUL_MIN_BITS", 0)
+        mp.setattr(bigint, "PER_PRIME_MIN_BITS", 0)
         assert bigmul(x, y) == x * y
 
 

@@ -280,3 +280,63 @@ def test_mod64_rejects_what_it_cannot_do(isa):
                                np.empty((1, 8), np.uint64), 1)
     assert basis.fused64(2**32) and basis.fused64(2**64 - 1) and not basis.fused64(2**32 - 1)
     assert not basis.fused64(2**64) and not small.fused64(m)
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
+@pytest.mark.parametrize("pool", ["below-2^30", "below-2^31"])
+@pytest.mark.parametrize("offset", [0, 98765])
+def test_crt_product32_digits_are_the_garner_digits(isa, pool, offset):
+    # CRTProduct32.digits == padded_product per prime, then _garner32.garner_digits32 on
+    # the residues (+ offset); the digits rebuild the exact convolution (+ offset).
+    # Lengths cover whole vectors, scalar tails and GARNER_BLOCK (512) edges.
+    from ntt_cy import _garner32
+
+    kernels = load(isa)
+    basis = crt.crt_basis(POOLS[pool][:4], np.uint32)
+    bound = 2**40   # limbs of 5 bytes: n/2 (2^40 - 1)^2 < p_0 ... p_3 for n <= 2^13
+    rng = np.random.default_rng(offset + len(pool))
+    for n in (8, 256, 1 << 13):
+        tables, garner = fused_args(kernels, basis, n, bound, offset=offset)
+        fused = kernels.CRTProduct32(tables, *garner)
+        for ma, mb in sorted({(n // 2, n // 2), (n // 2 - 3, 1), (n // 2, n // 2 - 3)}):
+            a = rng.integers(0, bound, (2, ma), dtype=np.uint64)
+            b = rng.integers(0, bound, (2, mb), dtype=np.uint64)
+            a[0, :] = bound - 1
+            b[0, :] = bound - 1
+            for x, y in ((a, b), (a, a)):
+                rows, L = x.shape[0], x.shape[1] + y.shape[1] - 1
+                products = np.empty((basis.k, rows, n), np.uint32)
+                for j, p in enumerate(basis.primes):
+                    kernels.padded_product(x, y, products[j], np.empty((rows, n), np.uint32),
+                                           tables[j], 1, pow(n, -1, p), True)
+                residues = (products[:, :, :L].astype(np.uint64)
+                            + basis._offsets(offset)[:, None, None]) % basis.primes_array[:, None, None]
+                want = np.empty((basis.k, rows * L), np.uint64)
+                _garner32.garner_digits32(np.ascontiguousarray(residues.reshape(basis.k, -1)),
+                                          basis.primes_array, basis._inv, basis._inv_q, want, 1)
+                want = want.reshape(basis.k, rows, L)
+                if n <= 256:
+                    for r in range(rows):
+                        exact = np.convolve(x[r].astype(object), y[r].astype(object)) + offset
+                        got = basis.to_ints(want[:, r, :])
+                        assert got.tolist() == exact.tolist()
+                for threads in (1, 2):
+                    got = np.full((basis.k, rows, L), 2**32 - 1, np.uint32)
+                    top = fused.digits(x, y, np.empty((basis.k, rows, n), np.uint32),
+                                       np.empty((rows, n), np.uint32), got, threads)
+                    assert top == bound - 1
+                    assert np.array_equal(got, want), (n, ma, mb, threads)
+
+
+def test_crt_product32_digits_shapes_are_checked():
+    kernels = load(checkable_isas()[0])
+    basis = crt.crt_basis(POOL[:3], np.uint32)
+    tables, garner = fused_args(kernels, basis, 16, 2**32)
+    fused = kernels.CRTProduct32(tables, *garner)
+    a = np.ones((1, 8), np.uint64)
+    scratch = (np.empty((3, 1, 16), np.uint32), np.empty((1, 16), np.uint32))
+    for shape in ((2, 1, 15), (3, 2, 15), (3, 1, 17)):
+        with pytest.raises(ValueError, match="shapes differ"):
+            fused.digits(a, a, *scratch, np.empty(shape, np.uint32), 1)
+    with pytest.raises(ValueError, match="shapes differ"):
+        fused.digits(np.ones((1, 9), np.uint64), a, *scratch, np.empty((3, 1, 16), np.uint32), 1)
