@@ -139,9 +139,17 @@ def _integer_objects(values) -> bool:
     with bools among them standing for the ints they equal (as in [True, 2], int64),
     but not bools alone (a bool array).  None at all: True (the caller reports the
     empty input as such)."""
-    values = list(values)
-    return not values or (all(isinstance(v, (int, np.integer, np.bool_)) for v in values)
-                          and any(is_integer(v) for v in values))
+    types = set(map(type, values))   # (by type: ~15 ns a value, against ~80 one by one)
+    return not types or (all(issubclass(t, (int, np.integer, np.bool_)) for t in types)
+                         and any(not issubclass(t, (bool, np.bool_)) for t in types))
+
+
+def _beyond_64_bits(seq) -> bool:
+    """Whether a list or tuple holds Python ints only (type int exactly), at least one
+    outside [-2^63, 2^64): numpy makes an object array of any such list, whatever its
+    version (within that range, its int64 / uint64 / float64 choice varies)."""
+    return (len(seq) > 0 and set(map(type, seq)) == {int}
+            and (min(seq) < -(1 << 63) or max(seq) >= 1 << 64))
 
 
 def single_row_operand(a, limit: int):
@@ -158,6 +166,8 @@ def single_row_operand(a, limit: int):
     arr = int64_from_ints(a)   # (ints in int64: numpy's int64 array without its dtype pass)
     if arr is not None:
         return arr
+    if _beyond_64_bits(a):   # (numpy's object array: refused below, without making it)
+        return None
     try:
         arr = np.asarray(a)
     except (ValueError, TypeError, OverflowError):
@@ -176,8 +186,14 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
     else:
         if hasattr(a, "__cuda_array_interface__"):
             raise TypeError(f"{name} is a device array: use backend='cuda' or copy it to the host")
-        # (a flat list of ints in int64: numpy's int64 array, ~10x sooner than np.asarray)
-        arr = int64_from_ints(a) if type(a) is list or type(a) is tuple else None
+        # (a flat list of ints in int64: numpy's int64 array, ~10x sooner than np.asarray;
+        # of ints beyond 64 bits: numpy's object array, ~5x sooner)
+        arr = None
+        if type(a) is list or type(a) is tuple:
+            arr = int64_from_ints(a)
+            if arr is None and _beyond_64_bits(a):
+                arr = np.empty(len(a), dtype=object)
+                arr[:] = a
         try:
             if arr is None:
                 arr = np.asarray(a)

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import math
 import time
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
-from ntt_cy import _crt, _garner32, _ntt
+from ntt_cy import _crt, _garner32, _ntt, _wide
 from ntt_cy._checks import is_integer
 from ntt_cy._threads import check_thread_count
 from ntt_cy.plan import modulus_constants
@@ -306,6 +306,58 @@ class CRTBasis:
         one_word = sum((p - 1) * w for p, w in zip(self.primes, weights)) < 1 << 64
         return (modulus_constants(m, U64), prime_mod_m,
                 np.array(weights, dtype=np.uint64), one_word)
+
+    def residues_of_ints(self, values: np.ndarray, bound: int, threads: int) -> np.ndarray:
+        """(k,) + values.shape uint64: values mod every prime.  values: an object array
+        of Python ints in [0, bound) (int.to_bytes raises OverflowError for one below 0
+        or at least 2^(64 W), W the words of bound - 1).  Their words go to C
+        (_wide.words_mod_primes) in one bytes object, instead of an object-array `% p`
+        per prime."""
+        check_thread_count(threads)
+        width = 8 * max(1, -(-(bound - 1).bit_length() // 64))
+        raw = b"".join([v.to_bytes(width, "little") for v in values.flat])
+        words = np.frombuffer(raw, dtype=np.uint64).reshape(values.size, width // 8)
+        out = np.empty((self.k, values.size), dtype=np.uint64)
+        _wide.words_mod_primes(words, self.primes_array, self._barrett, out, threads)
+        return out.reshape((self.k,) + values.shape)
+
+    @cached_property
+    def _barrett(self):
+        """(k, 3) uint64: every prime's barrett_mul64 constants (d, v, shift)."""
+        table = [[c["barrett_d"], c["barrett_v"], c["barrett_shift"]]
+                 for c in (modulus_constants(p, U64) for p in self.primes)]
+        return np.array(table, dtype=np.uint64)
+
+    def reduce_ints(self, digits: np.ndarray, m: int, threads: int) -> np.ndarray:
+        """x mod m for every column x of the digits, as an object array of Python ints
+        (N,); any m >= 1.  The sum of v_j (p_0 ... p_{j-1} mod m) is reduced mod m in
+        C (_wide.digits_mod, Shoup products on words), and the words become Python ints
+        there too (_wide.ints_from_words)."""
+        self._check_rows(digits, "digits", threads)
+        N = digits.shape[1]
+        out = np.empty(N, dtype=object)
+        if m == 1:
+            out[:] = [0] * N
+            return out
+        weights, quotients, m_words = self._weight_words(m)
+        rows = np.empty((N, m_words.shape[0]), dtype=np.uint64)
+        _wide.digits_mod(digits, weights, quotients, m_words, rows, threads)
+        out[:] = _wide.ints_from_words(rows)
+        return out
+
+    @lru_cache(maxsize=32)
+    def _weight_words(self, m):
+        """_wide.digits_mod's constants for m >= 2: W_j = p_0 ... p_{j-1} mod m (k, M)
+        and floor(W_j 2^64 / m) (k,) as uint64 words, and m's M words."""
+        words = -(-m.bit_length() // 64)
+
+        def as_words(values):
+            raw = b"".join(v.to_bytes(8 * words, "little") for v in values)
+            return np.frombuffer(raw, dtype=np.uint64).reshape(len(values), words)
+
+        weights = [math.prod(self.primes[:j]) % m for j in range(self.k)]
+        quotients = np.array([(w << 64) // m for w in weights], dtype=np.uint64)
+        return as_words(weights), quotients, as_words([m])[0]
 
     def to_ints(self, digits: np.ndarray) -> np.ndarray:
         """The integers x themselves, as a numpy object array of Python ints (N,)."""

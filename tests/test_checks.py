@@ -236,3 +236,20 @@ def test_out_overlapping_an_input_that_needs_converting(transform):
         with pytest.raises(ValueError, match="overlaps the input"):
             transform(buf[:8], P, out=buf.view(np.uint32)[4:12])
         assert np.array_equal(buf, before)
+
+
+@pytest.mark.parametrize("values", [[2**64], [2**70, -1], [-(2**63) - 1, 3], [5, 2**100, 7],
+                                    (2**64, 1), [2**63, 5], [-1, 2**63], [1, 2], [True, 2**70]])
+def test_int_lists_convert_as_numpy_does(values):
+    # the shortcuts for exact-int lists (int64, or beyond 64 bits: object) give numpy's
+    # array, or, where numpy picks float64 for a mix, the exact object array
+    from ntt_cy._checks import as_integer_array, single_row_operand
+    got = as_integer_array(values)
+    ref = np.asarray(values)
+    if ref.dtype.kind == "f":
+        assert got.dtype == object
+    else:
+        assert got.dtype == ref.dtype
+    assert [int(v) for v in got] == [int(v) for v in values]
+    row = single_row_operand(values, 100)
+    assert row is None if ref.dtype.kind not in "iu" else row.dtype == ref.dtype

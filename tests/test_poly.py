@@ -127,8 +127,9 @@ def test_length_65537(m):
     assert as_ints(got) == flint_product(a.tolist(), b.tolist(), m)
 
 
+BN254_R = 21888242871839275222246405745257275088548364400416034343698204186575808495617
 WORST_CASE_MODULI = [2, 2**32, 10**9 + 7, 10**18 + 9, COMPOSITE_62, 2**63 - 1, 2**64 - 1,
-                     2**64 + 13]
+                     2**64 + 13, 2**128, BN254_R, 2**255 - 19]
 # n = 65537 only for a few moduli (the closed form is the same check; keeps CI fast).
 WORST_CASES = [(m, n) for n in (1000, 4096) for m in WORST_CASE_MODULI] + \
     [(m, 65537) for m in (10**9 + 7, 2**64 - 1, 2**64 + 13)]
@@ -148,6 +149,25 @@ def test_all_m_minus_one_is_worst_case(m, n):
     assert as_ints(polymul(a, a.copy(), m, kind="negacyclic")) == \
         [(2 * k + 2 - n) % m for k in range(n)]
     assert as_ints(polymul(a, a.copy(), m, kind="cyclic")) == [n % m] * n
+
+
+@pytest.mark.parametrize("m", [2**64, 2**127 - 1, BN254_R, 2**255 - 19, 3**300])
+@pytest.mark.parametrize("na,nb", [(300, 300), (2048, 2000), (5000, 17)])
+def test_multiword_moduli_vs_flint(m, na, nb):
+    # moduli of several words (lattice / ZK sizes): the C residues and reduction of
+    # _wide, from lists and from object arrays, against fmpz_poly over the integers
+    rng = random.Random(m % 10007 + na)
+    a = rand_vec(rng, na, m)
+    b = [m - 1] * nb if na == 2048 else rand_vec(rng, nb, m)
+    want = flint_product(a, b, m)
+    got = polymul(a, b, m)
+    assert got.dtype == object and as_ints(got) == want
+    assert all(type(v) is int for v in got)
+    assert as_ints(polymul(np.array(a, dtype=object), b, m, workers=2)) == want
+    # values outside [0, m) are reduced first; the operands are left as they were
+    shifted = [v - m if i % 3 else v + 5 * m for i, v in enumerate(a)]
+    keep = list(shifted)
+    assert as_ints(polymul(shifted, b, m)) == want and shifted == keep
 
 
 # ---------------------------------------------------------------- cyclic / negacyclic

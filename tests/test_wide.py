@@ -1,0 +1,114 @@
+"""Multi-word coefficients (ntt_cy/_wide.pyx) and the CRTBasis methods built on them,
+against Python ints: every word at 2^64 - 1, the largest primes of both families."""
+import math
+import random
+
+import numpy as np
+import pytest
+
+from ntt_cy import _wide, crt
+from ntt_cy.plan import modulus_constants
+
+U64 = np.uint64
+PRIMES = [2, 3, 65537, 998244353, *crt.prime_pool(np.dtype(np.uint32), 20)[:2],
+          *crt.prime_pool(np.dtype(np.uint64), 32)[:3], 2**61 - 1, 2**64 - 59]
+
+
+def barrett(primes):
+    return np.array([[c["barrett_d"], c["barrett_v"], c["barrett_shift"]]
+                     for c in (modulus_constants(p, np.dtype(U64)) for p in primes)], dtype=U64)
+
+
+def value(row):
+    return sum(int(w) << (64 * t) for t, w in enumerate(row))
+
+
+@pytest.mark.parametrize("words", [1, 2, 4, 9])
+def test_words_mod_primes(words):
+    rng = random.Random(words)
+    rows = [[rng.getrandbits(64) for _ in range(words)] for _ in range(40)]
+    rows += [[2**64 - 1] * words, [0] * words, [1] + [0] * (words - 1),
+             [0] * (words - 1) + [2**64 - 1]]
+    x = np.array(rows, dtype=U64)
+    for threads in (1, 2):
+        out = np.full((len(PRIMES), len(rows)), 7, dtype=U64)
+        _wide.words_mod_primes(x, np.array(PRIMES, dtype=U64), barrett(PRIMES), out, threads)
+        assert out.tolist() == [[value(r) % p for r in rows] for p in PRIMES]
+
+
+def words_of(values, M):
+    return np.array([[(v >> (64 * t)) & (2**64 - 1) for t in range(M)] for v in values],
+                    dtype=U64)
+
+
+@pytest.mark.parametrize("k", [1, 3, 9, 16])
+@pytest.mark.parametrize("m", [2, 3, 2**64 - 1, 2**64, 2**64 + 13, 2**128 - 1, 2**254 + 7,
+                               2**320 - 1, 3**400])
+def test_digits_mod(k, m):
+    # sum_j v_j W_j mod m, every digit up to 2^64 - 1 and every weight up to m - 1
+    rng = random.Random(k * 1000 + m % 997)
+    M = -(-m.bit_length() // 64)
+    N = 40
+    digits = np.array([[rng.getrandbits(64) for _ in range(N)] for _ in range(k)], dtype=U64)
+    digits[:, 0] = 2**64 - 1
+    digits[:, 1] = 0
+    weights = [rng.randrange(m) for _ in range(k)]
+    weights[0] = m - 1
+    for W in (weights, [m - 1] * k):
+        quotients = np.array([(w << 64) // m for w in W], dtype=U64)
+        for threads in (1, 2):
+            out = np.full((N, M), 99, dtype=U64)
+            _wide.digits_mod(digits, words_of(W, M), quotients, words_of([m], M)[0], out,
+                             threads)
+            want = [sum(int(digits[j, i]) * W[j] for j in range(k)) % m for i in range(N)]
+            assert [value(r) for r in out] == want
+
+
+@pytest.mark.parametrize("M", [1, 2, 5])
+def test_ints_from_words(M):
+    rng = random.Random(M)
+    values = [0, 1, 2**(64 * M) - 1, 2**(64 * M - 1)] + [rng.getrandbits(64 * M) for _ in range(50)]
+    got = _wide.ints_from_words(words_of(values, M))
+    assert got == values and all(type(v) is int for v in got)
+    assert _wide.ints_from_words(np.zeros((0, M), U64)) == []
+
+
+def test_shapes_and_threads_are_checked():
+    with pytest.raises(ValueError, match="shapes differ"):
+        _wide.words_mod_primes(np.zeros((3, 2), U64), np.array([7], U64), barrett([7]),
+                               np.zeros((1, 4), U64), 1)
+    d, w, q, m = np.zeros((2, 3), U64), np.zeros((2, 2), U64), np.zeros(2, U64), np.ones(2, U64)
+    with pytest.raises(ValueError, match="shapes differ"):
+        _wide.digits_mod(d, w, q, m, np.zeros((3, 3), U64), 1)
+    with pytest.raises(ValueError, match="shapes differ"):
+        _wide.digits_mod(d, np.zeros((2, 3), U64), q, m, np.zeros((3, 2), U64), 1)
+    with pytest.raises(ValueError, match="top word"):
+        _wide.digits_mod(d, w, q, np.array([1, 0], U64), np.zeros((3, 2), U64), 1)
+    with pytest.raises(ValueError, match="thread count"):
+        _wide.digits_mod(d, w, q, m, np.zeros((3, 2), U64), 0)
+    with pytest.raises(ValueError, match="a word a value"):
+        _wide.ints_from_words(np.zeros((3, 0), U64))
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
+@pytest.mark.parametrize("m", [1, 2, 2**64, 2**64 + 13, 2**127 - 1,
+                               21888242871839275222246405745257275088548364400416034343698204186575808495617,
+                               2**600 - 3])
+def test_basis_residues_and_reduce_ints(dtype, m):
+    # residues_of_ints: values mod every prime; reduce_ints: Garner digits back to
+    # x mod m for x below the primes' product, up to its largest value
+    basis = crt.crt_basis(crt.prime_pool(np.dtype(dtype), 20)[:8], np.dtype(dtype))
+    rng = random.Random(m % 1000)
+    bound = max(m, 2)
+    vals = [rng.randrange(bound) for _ in range(30)] + [bound - 1, 0]
+    arr = np.array(vals + [None], dtype=object)[:-1].reshape(2, 16)
+    res = basis.residues_of_ints(arr, bound, 2)
+    assert res.shape == (basis.k, 2, 16)
+    assert res.tolist() == [[[v % p for v in row] for row in arr.tolist()] for p in basis.primes]
+    xs = [rng.randrange(basis.product) for _ in range(40)] + [basis.product - 1, 0]
+    residues = np.array([[x % p for x in xs] for p in basis.primes], dtype=U64)
+    digits = basis.digits(residues, 1)
+    for threads in (1, 2):
+        got = basis.reduce_ints(digits, m, threads)
+        assert got.dtype == object and got.tolist() == [x % m for x in xs]
+        assert all(type(v) is int for v in got)
