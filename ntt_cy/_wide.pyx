@@ -9,6 +9,7 @@
 import sys
 
 from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_CheckExact
 from cpython.ref cimport Py_INCREF
 from cython.parallel cimport prange
 from libc.stdint cimport uint64_t
@@ -25,6 +26,9 @@ cdef extern from "Python.h":
     # parsing and a bytes slice per value: ~4x sooner)
     object _PyLong_FromByteArray(const unsigned char* data, size_t n, int little_endian,
                                  int is_signed)
+
+cdef extern from "_pylong_bytes.h":
+    int ntt_cy_int_to_le_bytes(object v, unsigned char* out, size_t n) except -1
 
 DEF MAX_WORDS = 65   # digits_mod: m below 2^4096
 
@@ -47,6 +51,40 @@ def ints_from_words(const uint64_t[:, ::1] rows):
         Py_INCREF(value)   # (PyList_SET_ITEM steals a reference)
         PyList_SET_ITEM(out, i, value)
     return out
+
+def words_of_ints(object[::1] values, uint64_t[:, ::1] out):
+    """out[i] = the W words of values[i] (W = out.shape[1]) for exact Python ints in
+    [0, 2^(64 W)).  Returns False, out partly written, at the first value that is
+    not one (an int subclass, a numpy integer, a negative int, one of more words).
+    # IN values (N,); OUT out (N, W)
+
+    Needs a little-endian CPU (each word's bytes in order): RuntimeError elsewhere.
+    (Against int.to_bytes and one bytes.join: ~8x sooner, no bytes object a value.)
+    """
+    cdef Py_ssize_t N = values.shape[0], W = out.shape[1], i
+    if not LITTLE_ENDIAN:
+        raise RuntimeError("internal: words_of_ints assumes a little-endian CPU")
+    if out.shape[0] != N or W < 1:
+        raise ValueError("internal: words_of_ints shapes differ")
+    for i in range(N):
+        v = values[i]
+        if not PyLong_CheckExact(v) or \
+                ntt_cy_int_to_le_bytes(v, <unsigned char*>&out[i, 0], 8 * W):
+            return False
+    return True
+
+
+def exact_ints_below(object[::1] values, object m):
+    """Whether every value is an exact Python int in [0, m): such object arrays are
+    residues already (poly._as_residues keeps them, instead of int(v) % m for each,
+    ~240 ns a value; this is ~40)."""
+    cdef Py_ssize_t i
+    for i in range(values.shape[0]):
+        v = values[i]
+        if not PyLong_CheckExact(v) or v < 0 or v >= m:
+            return False
+    return True
+
 
 def words_mod_primes(const uint64_t[:, ::1] words, const uint64_t[::1] primes,
                      const uint64_t[:, ::1] barrett, uint64_t[:, ::1] out, int threads):

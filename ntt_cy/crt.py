@@ -309,15 +309,16 @@ class CRTBasis:
 
     def residues_of_ints(self, values: np.ndarray, bound: int, threads: int) -> np.ndarray:
         """(k,) + values.shape uint64: values mod every prime.  values: an object array
-        of Python ints in [0, bound) (int.to_bytes raises OverflowError for one below 0
-        or at least 2^(64 W), W the words of bound - 1).  Their words go to C
-        (_wide.words_mod_primes) in one bytes object, instead of an object-array `% p`
-        per prime."""
+        of exact Python ints in [0, bound), as the caller guarantees (one that is not
+        an exact int of bound's words raises ValueError).  Their words
+        (_wide.words_of_ints) go to C (_wide.words_mod_primes), instead of an
+        object-array `% p` per prime."""
         check_thread_count(threads)
-        width = 8 * max(1, -(-(bound - 1).bit_length() // 64))
-        raw = b"".join([v.to_bytes(width, "little") for v in values.flat])
-        words = np.frombuffer(raw, dtype=np.uint64).reshape(values.size, width // 8)
-        out = np.empty((self.k, values.size), dtype=np.uint64)
+        flat = values.reshape(-1)
+        words = np.empty((flat.size, max(1, -(-(bound - 1).bit_length() // 64))), np.uint64)
+        if not _wide.words_of_ints(flat, words):
+            raise ValueError(f"internal: residues_of_ints needs exact ints in [0, {bound})")
+        out = np.empty((self.k, flat.size), dtype=np.uint64)
         _wide.words_mod_primes(words, self.primes_array, self._barrett, out, threads)
         return out.reshape((self.k,) + values.shape)
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ntt_cy import _checks, _ntt, _residues, _schoolbook
+from ntt_cy import _checks, _ntt, _residues, _schoolbook, _wide
 from ntt_cy._aligned import aligned_empty
 from ntt_cy._scratch import scratch
 from ntt_cy._threads import (PARALLEL_MIN_ELEMENTS, check_workers, effective_threads,
@@ -252,6 +252,8 @@ def _as_residues(x, m, name):
     if m < 1 << 64:
         dt = U64 if m > 1 << 32 or arr.dtype.itemsize == 8 else U32
         return _checks.integers_to_lanes(arr, m, dt, name, "reduce")
+    if arr.dtype == OBJ and _wide.exact_ints_below(arr.reshape(-1), m):
+        return arr   # (residues already; the products only read their operands)
     out = np.empty(arr.shape, dtype=object)
     out.flat[:] = [int(v) % m for v in arr.flat]
     return out

@@ -112,3 +112,43 @@ def test_basis_residues_and_reduce_ints(dtype, m):
         got = basis.reduce_ints(digits, m, threads)
         assert got.dtype == object and got.tolist() == [x % m for x in xs]
         assert all(type(v) is int for v in got)
+
+
+@pytest.mark.parametrize("words", [1, 2, 4, 9])
+def test_words_of_ints(words):
+    # every value's words, up to 2^(64 W) - 1; anything that is not an exact int in
+    # [0, 2^(64 W)) is declined
+    top = 2 ** (64 * words)
+    rng = random.Random(words)
+    values = [0, 1, top - 1, 2**63, *(rng.randrange(top) for _ in range(30))]
+    out = np.full((len(values), words), 5, dtype=U64)
+    assert _wide.words_of_ints(np.array(values + [None], dtype=object)[:-1], out)
+    assert [value(r) for r in out] == values
+    for bad in (top, -1, -top, True, np.int64(3), np.uint64(3), 2.0, "7", None):
+        row = np.array([1, 2, bad, 3] + [None], dtype=object)[:-1]
+        assert not _wide.words_of_ints(row, np.empty((4, words), dtype=U64)), bad
+
+
+class IntSubclass(int):
+    pass
+
+
+def test_exact_ints_below():
+    m = 2**254 + 7
+    ok = np.array([0, 1, m - 1, 2**200] + [None], dtype=object)[:-1]
+    assert _wide.exact_ints_below(ok, m)
+    assert _wide.exact_ints_below(ok[:0], m)
+    for bad in (m, -1, True, IntSubclass(5), np.int64(5), 1.0, None):
+        row = np.array([1, bad, 2] + [None], dtype=object)[:-1]
+        assert not _wide.exact_ints_below(row, m), bad
+
+
+def test_residues_of_ints_refuses_values_out_of_range():
+    basis = crt.choose_basis(2**300, 4)
+    good = np.array([3, 2**250] + [None], dtype=object)[:-1]
+    assert basis.residues_of_ints(good, 2**251, 1).tolist() == \
+        [[3 % p, 2**250 % p] for p in basis.primes]
+    for bad in (-1, 2**256, np.int64(2)):
+        values = np.array([3, bad] + [None], dtype=object)[:-1]
+        with pytest.raises(ValueError, match="exact ints"):
+            basis.residues_of_ints(values, 2**251, 1)
