@@ -43,6 +43,8 @@ P30 = 998244353                 # 30-bit NTT prime, uint32 lanes
 P51 = 1337006139375617          # 51-bit NTT prime (19 * 2^46 + 1), uint64 lanes
 M_CRT = 10**9 + 7               # not NTT-friendly: multi-prime CRT
 M61 = 2**61 - 1                 # Mersenne prime, 64-bit lanes out: five-prime CRT
+# BN254's scalar field (zk-SNARK circuits): four words, nine-prime CRT, Python ints out
+M_BN254 = 21888242871839275222246405745257275088548364400416034343698204186575808495617
 
 OPS = ("ntt", "polymul", "bigmul")
 
@@ -81,6 +83,10 @@ class Case:
             rng = random.Random(seed * 1000003 + self.size)
             top = 1 << (self.size - 1)
             return rng.getrandbits(self.size) | top, rng.getrandbits(self.size) | top
+        if self.modulus >= 2**64:   # object arrays of Python ints
+            rng = random.Random(seed * 1000003 + self.size + self.modulus)
+            return tuple(np.array([rng.randrange(self.modulus) for _ in range(self.size)]
+                                  + [None], dtype=object)[:-1] for _ in range(2))
         rng = np.random.default_rng([seed, self.size, self.rows, self.modulus])
         dtype = np.uint32 if self.modulus <= 2**32 else np.uint64
         shape = (self.rows, self.size) if self.rows > 1 else (self.size,)
@@ -115,7 +121,7 @@ def default_cases(quick=False, sizes=None, bits=None, only=None):
         if batch[0] > 1:   # (one row would repeat the single transform of that size)
             cases.append(Case("ntt", batch[1], P30, rows=batch[0]))
     if "polymul" in ops:
-        for m in (P30, P51, M_CRT, M61):
+        for m in (P30, P51, M_CRT, M61, M_BN254):
             cases += [Case("polymul", n, m) for n in poly_sizes]
     if "bigmul" in ops:
         cases += [Case("bigmul", b) for b in big_bits]
@@ -130,11 +136,20 @@ def _as_u64(x, shape=None) -> np.ndarray:
 
 
 def _padded(coeffs, length) -> np.ndarray:
-    """Coefficient list (trailing zeros possibly stripped) as uint64 of `length`."""
-    out = np.zeros(length, dtype=np.uint64)
+    """Coefficient list (trailing zeros possibly stripped) as uint64 of `length`, or
+    as Python ints (object) where one does not fit 64 bits."""
     vals = [int(c) for c in coeffs]
+    wide = any(v >= 2**64 for v in vals)
+    out = np.zeros(length, dtype=object if wide else np.uint64)
+    if wide:
+        out[:] = 0
     out[:len(vals)] = vals
     return out
+
+
+def _is_prime(m: int) -> bool:
+    from ntt_cy.primes import is_prime
+    return is_prime(m)
 
 
 def _friendly(p: int, length: int) -> bool:
@@ -205,23 +220,28 @@ class NttCy(Library):
 
     def canonical(self, case, result):
         if case.op == "polymul":
-            return _as_u64(result)
+            return _padded(result, 2 * case.size - 1)
         return super().canonical(case, result)
 
 
 class Flint(Library):
-    """python-flint: nmod_poly (word-size moduli) products, fmpz big integers."""
+    """python-flint: nmod_poly (word-size moduli) and fmpz_mod_poly (larger primes)
+    products, fmpz big integers."""
     name, module, ops, multithreaded = "python-flint", "flint", ("polymul", "bigmul"), True
 
     def skip(self, case):
-        if case.op == "polymul" and case.modulus >= 2**64:
-            return "nmod_poly needs a modulus < 2^64"
+        if case.op == "polymul" and case.modulus >= 2**64 and not _is_prime(case.modulus):
+            return "fmpz_mod_poly needs a prime modulus"
         return None
 
     def prepare(self, case, inputs, threads):
         flint = self.load()
         if case.op == "polymul":
-            fa, fb = (flint.nmod_poly(x.tolist(), case.modulus) for x in inputs)
+            if case.modulus >= 2**64:
+                ctx = flint.fmpz_mod_poly_ctx(case.modulus)
+                fa, fb = (ctx(x.tolist()) for x in inputs)
+            else:
+                fa, fb = (flint.nmod_poly(x.tolist(), case.modulus) for x in inputs)
             return lambda: fa * fb
         fx, fy = (flint.fmpz(v) for v in inputs)
         return lambda: fx * fy
