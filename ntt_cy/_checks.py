@@ -144,19 +144,22 @@ def _integer_objects(values) -> bool:
                          and any(not issubclass(t, (bool, np.bool_)) for t in types))
 
 
-def _beyond_64_bits(seq) -> bool:
-    """Whether a list or tuple holds Python ints only (type int exactly), at least one
-    outside [-2^63, 2^64): numpy makes an object array of any such list, whatever its
-    version (within that range, its int64 / uint64 / float64 choice varies)."""
+def _ints_beyond_int64(seq) -> bool:
+    """For a list or tuple that int64_from_ints declined: whether it holds exact Python
+    ints only, not all in [2^63, 2^64) (so at least one outside int64).  numpy reads
+    such a list as an object array (ints beyond 64 bits) or, numpy 2, as float64 (ints
+    on both sides of 2^63); ntt_cy makes it an exact object array without numpy's passes
+    (a float64 read, then an object one).  Ints all in [2^63, 2^64) are numpy's uint64."""
     return (len(seq) > 0 and set(map(type, seq)) == {int}
-            and (min(seq) < -(1 << 63) or max(seq) >= 1 << 64))
+            and (min(seq) < 1 << 63 or max(seq) >= 1 << 64))
 
 
 def single_row_operand(a, limit: int):
     """`a` as the single-row routes read it, or None: a 1-D ndarray itself; a list or
     tuple of fewer than `limit` values as numpy reads it, where that is a 1-D array of
-    an integer dtype (Python ints become int64, or uint64 where all lie in [2^63, 2^64);
-    a mix of both sides of 2^63 becomes float64, refused).  Anything else,
+    an integer dtype (Python ints within int64 become int64, all in [2^63, 2^64)
+    uint64; other Python ints outside int64 are refused, as_integer_array makes them
+    objects).  Anything else,
     and any failure to convert, gives None: the general route then converts and checks
     as always, and raises its own errors (floats in a list are never truncated here)."""
     if type(a) is np.ndarray:
@@ -166,7 +169,7 @@ def single_row_operand(a, limit: int):
     arr = int64_from_ints(a)   # (ints in int64: numpy's int64 array without its dtype pass)
     if arr is not None:
         return arr
-    if _beyond_64_bits(a):   # (numpy's object array: refused below, without making it)
+    if _ints_beyond_int64(a):   # (an object array, refused below, without making it)
         return None
     try:
         arr = np.asarray(a)
@@ -187,11 +190,11 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
         if hasattr(a, "__cuda_array_interface__"):
             raise TypeError(f"{name} is a device array: use backend='cuda' or copy it to the host")
         # (a flat list of ints in int64: numpy's int64 array, ~10x sooner than np.asarray;
-        # of ints beyond 64 bits: numpy's object array, ~5x sooner)
+        # of ints outside int64: an object array, ~5x sooner)
         arr = None
         if type(a) is list or type(a) is tuple:
             arr = int64_from_ints(a)
-            if arr is None and _beyond_64_bits(a):
+            if arr is None and _ints_beyond_int64(a):
                 arr = np.empty(len(a), dtype=object)
                 arr[:] = a
         try:

@@ -239,17 +239,22 @@ def test_out_overlapping_an_input_that_needs_converting(transform):
 
 
 @pytest.mark.parametrize("values", [[2**64], [2**70, -1], [-(2**63) - 1, 3], [5, 2**100, 7],
-                                    (2**64, 1), [2**63, 5], [-1, 2**63], [1, 2], [True, 2**70]])
-def test_int_lists_convert_as_numpy_does(values):
-    # the shortcuts for exact-int lists (int64, or beyond 64 bits: object) give numpy's
-    # array, or, where numpy picks float64 for a mix, the exact object array
+                                    (2**64, 1), [2**63, 5], [-1, 2**63], [2**64 - 1, 0],
+                                    [2**63, 2**64 - 1], [1, 2], [True, 2**70]])
+def test_int_lists_convert_exactly(values):
+    # lists of Python ints: int64 where every value fits it, uint64 where all lie in
+    # [2^63, 2^64) (as numpy reads them), else an exact object array (numpy 2 reads
+    # [2**63, 5] as float64); the single-row routes take the int64 and uint64 ones
     from ntt_cy._checks import as_integer_array, single_row_operand
     got = as_integer_array(values)
-    ref = np.asarray(values)
-    if ref.dtype.kind == "f":
-        assert got.dtype == object
+    if all(-(2**63) <= v < 2**63 for v in values):
+        dtype = np.int64
+    elif all(2**63 <= v < 2**64 for v in values):
+        dtype = np.uint64
     else:
-        assert got.dtype == ref.dtype
+        dtype = object
+    assert got.dtype == dtype
     assert [int(v) for v in got] == [int(v) for v in values]
+    assert dtype != object or all(type(v) in (int, bool) for v in got)
     row = single_row_operand(values, 100)
-    assert row is None if ref.dtype.kind not in "iu" else row.dtype == ref.dtype
+    assert row is None if dtype == object else row.dtype == dtype

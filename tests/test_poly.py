@@ -170,6 +170,30 @@ def test_multiword_moduli_vs_flint(m, na, nb):
     assert as_ints(polymul(shifted, b, m)) == want and shifted == keep
 
 
+@pytest.mark.parametrize("m", [2**64, 2**64 + 13, BN254_R])
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int32, np.uint8])
+@pytest.mark.parametrize("n", [5, 3000])
+def test_integer_arrays_modulo_multiword_moduli(m, dtype, n):
+    # fixed-width arrays with m >= 2^64: Python ints below m, negatives reduced; the
+    # extremes of each dtype, the operands left as they were
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(n)
+    a = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+    b = rng.integers(info.min, info.max, n + 3, dtype=dtype, endpoint=True)
+    a[:2] = info.min, info.max
+    b[:2] = info.max, info.min
+    keep = a.copy(), b.copy()
+    want = flint_product(a.tolist(), b.tolist(), m)
+    for x, y in ((a, b), (a.tolist(), b), (a, a)):
+        got = polymul(x, y, m)
+        assert got.dtype == object and all(type(v) is int for v in got)
+        if y is a:
+            assert as_ints(got) == flint_product(a.tolist(), a.tolist(), m)
+        else:
+            assert as_ints(got) == want
+    assert np.array_equal(a, keep[0]) and np.array_equal(b, keep[1])
+
+
 # ---------------------------------------------------------------- cyclic / negacyclic
 
 @pytest.mark.parametrize("m", [3329, 8380417, 998244353, 2, 2**32, 10**9 + 7, 2**64 - 1,
