@@ -66,11 +66,12 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
         m < 2**64, and object (Python ints) for m >= 2**64.
 
     Every result is exact.  Moduli >= 2**64: small linear products (rows * len(a) *
-    len(b) <= 4096) by a Python-int schoolbook, for any m; the others through the
-    same multi-prime CRT with Python-int reconstruction (slower: a few Python
-    operations per coefficient), which needs the coefficient bound min(len a, len b)
-    * (m - 1)**2 below ~2**990, sixteen 62-bit primes (cyclic and negacyclic products
-    of such moduli are linear ones, wrapped): ValueError naming the bound above it.
+    len(b) * m.bit_length() <= 2**16) by a Python-int schoolbook; the others through
+    the same multi-prime CRT, the operands' residues and the coefficients mod m
+    computed on 64-bit words in C, which needs the coefficient bound min(len a, len b)
+    * (m - 1)**2 below ~2**990, sixteen 62-bit primes (above it: the schoolbook up to
+    4096 products, else ValueError naming the bound).  Cyclic and negacyclic products
+    of such moduli are linear ones, wrapped.
     """
     if _check_backend(backend) == "cuda":
         from ntt_cy import cuda

@@ -151,7 +151,10 @@ def test_all_m_minus_one_is_worst_case(m, n):
     assert as_ints(polymul(a, a.copy(), m, kind="cyclic")) == [n % m] * n
 
 
-@pytest.mark.parametrize("m", [2**64, 2**127 - 1, BN254_R, 2**255 - 19, 3**300])
+BLS12_381_R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
+
+
+@pytest.mark.parametrize("m", [2**64, 2**127 - 1, BN254_R, BLS12_381_R, 2**255 - 19, 3**300])
 @pytest.mark.parametrize("na,nb", [(300, 300), (2048, 2000), (5000, 17)])
 def test_multiword_moduli_vs_flint(m, na, nb):
     # moduli of several words (lattice / ZK sizes): the C residues and reduction of
