@@ -315,6 +315,8 @@ class CRTBasis:
         object-array `% p` per prime."""
         check_thread_count(threads)
         flat = values.reshape(-1)
+        if not (flat.flags.c_contiguous and flat.flags.writeable):   # (object[::1] views)
+            flat = flat.copy()
         words = np.empty((flat.size, max(1, -(-(bound - 1).bit_length() // 64))), np.uint64)
         if not _wide.words_of_ints(flat, words):
             raise ValueError(f"internal: residues_of_ints needs exact ints in [0, {bound})")

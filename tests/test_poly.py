@@ -197,6 +197,28 @@ def test_integer_arrays_modulo_multiword_moduli(m, dtype, n):
     assert np.array_equal(a, keep[0]) and np.array_equal(b, keep[1])
 
 
+@pytest.mark.parametrize("m", [2**64 + 13, BN254_R])
+def test_strided_and_read_only_object_arrays_modulo_multiword_moduli(m):
+    # views that are not C-contiguous, and read-only arrays, as any other operand
+    rng = random.Random(m % 1000)
+    base = np.array(rand_vec(rng, 400, m) + [None], dtype=object)[:-1]
+    short = base[:10].copy()
+    want = flint_product(base[::2].tolist(), short.tolist(), m)
+    assert as_ints(polymul(base[::2], short, m)) == want
+    grid = base.reshape(20, 20)[:, ::2]
+    got = polymul(grid, short, m)
+    for r in range(20):
+        assert as_ints(got[r]) == flint_product(grid[r].tolist(), short.tolist(), m)
+    frozen = base.copy()
+    frozen.flags.writeable = False
+    for x in (frozen, frozen[::3]):
+        assert as_ints(polymul(x, x, m)) == flint_product(x.tolist(), x.tolist(), m)
+        assert as_ints(polymul(x, short, m, kind="linear")) == \
+            flint_product(x.tolist(), short.tolist(), m)
+    assert as_ints(polymul(frozen[:64], frozen[64:128], m, kind="negacyclic")) == \
+        flint_product(frozen[:64].tolist(), frozen[64:128].tolist(), m, "negacyclic")
+
+
 # ---------------------------------------------------------------- cyclic / negacyclic
 
 @pytest.mark.parametrize("m", [3329, 8380417, 998244353, 2, 2**32, 10**9 + 7, 2**64 - 1,
