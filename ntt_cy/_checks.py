@@ -181,6 +181,7 @@ def single_row_operand(a, limit: int):
 def as_integer_array(a, name: str = "a") -> np.ndarray:
     """`a` as a non-empty ndarray of at least one dimension holding integers: an
     int/uint dtype, or objects that are all ints (never a copy of an ndarray input)."""
+    known_ints = False   # (object arrays made here of ints: not looked at again)
     if isinstance(a, np.ndarray):
         if isinstance(a, np.ma.MaskedArray) and np.ma.getmaskarray(a).any():
             raise TypeError(f"{name} is a masked array with masked values: pass "
@@ -197,6 +198,7 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
             if arr is None and _ints_beyond_int64(a):
                 arr = np.empty(len(a), dtype=object)
                 arr[:] = a
+                known_ints = True
         try:
             if arr is None:
                 arr = np.asarray(a)
@@ -205,7 +207,7 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
                 # [-1, 2**64 - 2]) into floats; keep them exact as objects instead.
                 as_objects = np.asarray(a, dtype=object)
                 if _integer_objects(as_objects.flat):
-                    arr = as_objects
+                    arr, known_ints = as_objects, True
         except (OverflowError, ValueError) as exc:
             raise ValueError(f"{name} could not be converted to an integer array: {exc}") from None
     if arr.ndim == 0 and arr.dtype.kind == "O" and not is_integer(arr.item()):
@@ -218,7 +220,7 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
         raise ValueError(f"{name} is empty")
     if arr.ndim == 0:
         raise ValueError(f"{name} must have at least one dimension")
-    if kind == "O" and not _integer_objects(arr.flat):
+    if kind == "O" and not known_ints and not _integer_objects(arr.flat):
         raise TypeError(f"{name} must hold integers, got non-integer objects")
     return arr
 

@@ -156,25 +156,32 @@ cdef int garner32_setup(Garner32* g, const uint64_t[::1] primes, const uint64_t[
 
 
 cdef void garner32_rows(const Garner32* g, const uint32_t* const* rows, Py_ssize_t R,
-                        Py_ssize_t N, Py_ssize_t L, lane_t* out, int threads) noexcept nogil:
+                        Py_ssize_t N, Py_ssize_t L, lane_t* out, int threads,
+                        bint digits) noexcept nogil:
     # garner32_mod or garner32_mod64 (g.mod64; uint64 out only) on pointers: rows[j] ->
-    # prime j's (R, N) residues, out -> (R, L).
+    # prime j's (R, N) residues, out -> (R, L).  digits (uint32 out only): the Garner
+    # digits themselves, out -> (k, R, L) (CRTProduct32.digits).
     cdef Py_ssize_t per_row = (L + GARNER_BLOCK - 1) // GARNER_BLOCK
     cdef Py_ssize_t blk
     if threads == 1:   # no OpenMP region for a small product's few blocks
         for blk in range(R * per_row):
-            garner32_rows_block(g, rows, N, L, per_row, blk, out)
+            garner32_rows_block(g, rows, R, N, L, per_row, blk, out, digits)
         return
     for blk in prange(R * per_row, num_threads=threads, schedule="static"):
-        garner32_rows_block(g, rows, N, L, per_row, blk, out)
+        garner32_rows_block(g, rows, R, N, L, per_row, blk, out, digits)
 
 
 cdef inline void garner32_rows_block(const Garner32* g, const uint32_t* const* rows,
-                                     Py_ssize_t N, Py_ssize_t L, Py_ssize_t per_row,
-                                     Py_ssize_t blk, lane_t* out) noexcept nogil:
+                                     Py_ssize_t R, Py_ssize_t N, Py_ssize_t L,
+                                     Py_ssize_t per_row, Py_ssize_t blk, lane_t* out,
+                                     bint digits) noexcept nogil:
     # block blk of garner32_rows: row blk // per_row, GARNER_BLOCK coefficients on
     cdef Py_ssize_t r = blk // per_row, i0 = (blk % per_row) * GARNER_BLOCK
     cdef Py_ssize_t cnt = min(L - i0, GARNER_BLOCK)
+    if lane_t is uint32_t:
+        if digits:
+            garner32_block_digits(g, rows, r * N + i0, cnt, out + r * L + i0, R * L)
+            return
     if lane_t is uint64_t:
         if g.mod64:
             garner32_mod64_block(g, rows, r * N + i0, cnt, out + r * L + i0)
@@ -210,7 +217,7 @@ def garner32_mod(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,
     for j in range(k):
         rows[j] = &products[j, 0, 0]
     with nogil:
-        garner32_rows(&g, rows, R, N, L, &out[0, 0], threads)
+        garner32_rows(&g, rows, R, N, L, &out[0, 0], threads, False)
 
 
 cdef class CRTProduct32:
@@ -269,7 +276,7 @@ cdef class CRTProduct32:
         cdef uint64_t largest = crt_checked_products(self, a, b, products, work, threads, rows)
         if largest < self.g.m and L > 0 and R > 0:
             with nogil:
-                garner32_rows(&self.g, rows, R, self.n, L, &out[0, 0], threads)
+                garner32_rows(&self.g, rows, R, self.n, L, &out[0, 0], threads, False)
         return largest
 
     def digits(self, const source_t[:, ::1] a, const source_t[:, ::1] b,
@@ -288,7 +295,7 @@ cdef class CRTProduct32:
         cdef uint64_t largest = crt_checked_products(self, a, b, products, work, threads, rows)
         if largest < self.g.m and L > 0 and R > 0:
             with nogil:
-                garner32_digit_rows(&self.g, rows, R, self.n, L, &out[0, 0, 0], threads)
+                garner32_rows(&self.g, rows, R, self.n, L, &out[0, 0, 0], threads, True)
         return largest
 
 
@@ -316,7 +323,6 @@ cdef uint64_t crt_checked_products(CRTProduct32 self, const source_t[:, ::1] a,
                                      &products[0, 0, 0], &work[0, 0], threads, seen, rows)
     free(seen)
     return largest
-
 
 
 cdef class SingleRowCRT:
@@ -387,9 +393,9 @@ cdef class SingleRowCRT:
             dst = out_data if direct else rebuilt
             with nogil:
                 if width_rebuilt == 4:
-                    garner32_rows(&crt.g, rows, 1, n, L, <uint32_t*>dst, 1)
+                    garner32_rows(&crt.g, rows, 1, n, L, <uint32_t*>dst, 1, False)
                 else:
-                    garner32_rows(&crt.g, rows, 1, n, L, <uint64_t*>dst, 1)
+                    garner32_rows(&crt.g, rows, 1, n, L, <uint64_t*>dst, 1, False)
                 if not direct:
                     if self.wrap != LINEAR:
                         fold_lanes(rebuilt, width_rebuilt, na, L, m, self.wrap)
@@ -443,54 +449,33 @@ cdef inline uint64_t garner32_sum_mod64(const Garner32* g, const uint64_t* v) no
 
 cdef void garner32_mod64_block(const Garner32* g, const uint32_t* const* rows,
                                Py_ssize_t start, Py_ssize_t cnt, uint64_t* out) noexcept nogil:
-    # cnt <= GARNER_BLOCK coefficients from `start` of every row into out[0:cnt]: the
-    # vector bodies' digits (uint32) up to `done`, garner32_scalar_digits' after it
-    cdef uint32_t digits32[GARNER32_MAX_PRIMES][GARNER_BLOCK]
-    cdef uint64_t digits64[GARNER32_MAX_PRIMES][GARNER_BLOCK]
-    cdef uint32_t* digit_rows[GARNER32_MAX_PRIMES]
+    # cnt <= GARNER_BLOCK coefficients from `start` of every row into out[0:cnt]
+    cdef uint32_t digits[GARNER32_MAX_PRIMES][GARNER_BLOCK]
     cdef uint64_t v[GARNER32_MAX_PRIMES]
-    cdef Py_ssize_t i, j, done
-    for j in range(g.k):
-        digit_rows[j] = digits32[j]
-    done = ntt_simd_garner32_digits(rows, start, g.k, cnt, g.primes, g.inv, g.inv_q,
-                                    g.offsets, digit_rows)
-    garner32_scalar_digits(rows, start, g.k, done, cnt, g.primes, g.inv, g.inv_q, g.offsets,
-                           &digits64[0][0])
+    cdef Py_ssize_t i, j
+    garner32_block_digits(g, rows, start, cnt, &digits[0][0], GARNER_BLOCK)
     for i in range(cnt):
         for j in range(g.k):
-            v[j] = digits32[j][i] if i < done else digits64[j][i]
+            v[j] = digits[j][i]
         out[i] = garner32_sum_mod64(g, v)
 
 
-cdef void garner32_digit_rows(const Garner32* g, const uint32_t* const* rows, Py_ssize_t R,
-                              Py_ssize_t N, Py_ssize_t L, uint32_t* out,
-                              int threads) noexcept nogil:
-    # CRTProduct32.digits on pointers: rows[j] -> prime j's (R, N) residues, out -> (k, R, L)
-    cdef Py_ssize_t per_row = (L + GARNER_BLOCK - 1) // GARNER_BLOCK
-    cdef Py_ssize_t blk
-    if threads == 1:
-        for blk in range(R * per_row):
-            garner32_digits_block(g, rows, N, R, L, per_row, blk, out)
-        return
-    for blk in prange(R * per_row, num_threads=threads, schedule="static"):
-        garner32_digits_block(g, rows, N, R, L, per_row, blk, out)
-
-
-cdef void garner32_digits_block(const Garner32* g, const uint32_t* const* rows, Py_ssize_t N,
-                                Py_ssize_t R, Py_ssize_t L, Py_ssize_t per_row,
-                                Py_ssize_t blk, uint32_t* out) noexcept nogil:
-    # block blk of garner32_digit_rows: the vector bodies' digits stored in place, the
-    # scalar tail's (uint64, < p_j < 2^31) narrowed after them
+cdef void garner32_block_digits(const Garner32* g, const uint32_t* const* rows,
+                                Py_ssize_t start, Py_ssize_t cnt, uint32_t* out,
+                                Py_ssize_t stride) noexcept nogil:
+    # The Garner digits v_j < p_j < 2^31 of cnt <= GARNER_BLOCK coefficients from `start`
+    # of every row: digit j into out[j stride : j stride + cnt].  The vector bodies'
+    # (ntt_simd_garner32_digits) are stored in place, the scalar tail's (uint64)
+    # narrowed after them.
     cdef uint64_t tail[GARNER32_MAX_PRIMES][GARNER_BLOCK]
     cdef uint32_t* digit_rows[GARNER32_MAX_PRIMES]
-    cdef Py_ssize_t r = blk // per_row, i0 = (blk % per_row) * GARNER_BLOCK
-    cdef Py_ssize_t cnt = min(L - i0, GARNER_BLOCK), i, j, done
+    cdef Py_ssize_t i, j, done
     for j in range(g.k):
-        digit_rows[j] = out + (j * R + r) * L + i0
-    done = ntt_simd_garner32_digits(rows, r * N + i0, g.k, cnt, g.primes, g.inv, g.inv_q,
+        digit_rows[j] = out + j * stride
+    done = ntt_simd_garner32_digits(rows, start, g.k, cnt, g.primes, g.inv, g.inv_q,
                                     g.offsets, digit_rows)
-    garner32_scalar_digits(rows, r * N + i0, g.k, done, cnt, g.primes, g.inv, g.inv_q,
-                           g.offsets, &tail[0][0])
+    garner32_scalar_digits(rows, start, g.k, done, cnt, g.primes, g.inv, g.inv_q, g.offsets,
+                           &tail[0][0])
     for j in range(g.k):
         for i in range(done, cnt):
             digit_rows[j][i] = <uint32_t>tail[j][i]
@@ -521,4 +506,4 @@ def garner32_mod64(const uint32_t[:, :, ::1] products, const uint64_t[::1] prime
     for j in range(k):
         rows[j] = &products[j, 0, 0]
     with nogil:
-        garner32_rows(&g, rows, R, N, L, &out[0, 0], threads)
+        garner32_rows(&g, rows, R, N, L, &out[0, 0], threads, False)

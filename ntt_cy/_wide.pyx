@@ -52,35 +52,47 @@ def ints_from_words(const uint64_t[:, ::1] rows):
         PyList_SET_ITEM(out, i, value)
     return out
 
-def words_of_ints(object[::1] values, uint64_t[:, ::1] out):
-    """out[i] = the W words of values[i] (W = out.shape[1]) for exact Python ints in
-    [0, 2^(64 W)).  Returns False, out partly written, at the first value that is
+
+cdef object[::1] flat_objects(values):
+    # An object ndarray of any shape and layout as one C-ordered object[::1] view: such
+    # views need a C-contiguous writable buffer, so anything else is copied.
+    flat = values.reshape(-1)
+    if not (flat.flags.c_contiguous and flat.flags.writeable):
+        flat = flat.copy()
+    return flat
+
+
+def words_of_ints(values, uint64_t[:, ::1] out):
+    """out[i] = the W words of values.flat[i] (W = out.shape[1]) for exact Python ints
+    in [0, 2^(64 W)).  Returns False, out partly written, at the first value that is
     not one (an int subclass, a numpy integer, a negative int, one of more words).
-    # IN values (N,); OUT out (N, W)
+    # IN values, an object ndarray of N values; OUT out (N, W)
 
     Needs a little-endian CPU (each word's bytes in order): RuntimeError elsewhere.
     (Against int.to_bytes and one bytes.join: ~8x sooner, no bytes object a value.)
     """
-    cdef Py_ssize_t N = values.shape[0], W = out.shape[1], i
+    cdef object[::1] flat = flat_objects(values)
+    cdef Py_ssize_t N = flat.shape[0], W = out.shape[1], i
     if not LITTLE_ENDIAN:
         raise RuntimeError("internal: words_of_ints assumes a little-endian CPU")
     if out.shape[0] != N or W < 1:
         raise ValueError("internal: words_of_ints shapes differ")
     for i in range(N):
-        v = values[i]
+        v = flat[i]
         if not PyLong_CheckExact(v) or \
                 ntt_cy_int_to_le_bytes(v, <unsigned char*>&out[i, 0], 8 * W):
             return False
     return True
 
 
-def exact_ints_below(object[::1] values, object m):
-    """Whether every value is an exact Python int in [0, m): such object arrays are
-    residues already (poly._as_residues keeps them, instead of int(v) % m for each,
-    ~240 ns a value; this is ~40)."""
+def exact_ints_below(values, object m):
+    """Whether every value of an object ndarray is an exact Python int in [0, m): such
+    arrays are residues already (poly._as_residues keeps them, instead of int(v) % m
+    for each, ~240 ns a value; this is ~40)."""
+    cdef object[::1] flat = flat_objects(values)
     cdef Py_ssize_t i
-    for i in range(values.shape[0]):
-        v = values[i]
+    for i in range(flat.shape[0]):
+        v = flat[i]
         if not PyLong_CheckExact(v) or v < 0 or v >= m:
             return False
     return True

@@ -140,16 +140,9 @@ def _padded(coeffs, length) -> np.ndarray:
     as Python ints (object) where one does not fit 64 bits."""
     vals = [int(c) for c in coeffs]
     wide = any(v >= 2**64 for v in vals)
-    out = np.zeros(length, dtype=object if wide else np.uint64)
-    if wide:
-        out[:] = 0
+    out = np.zeros(length, dtype=object if wide else np.uint64)   # (object: int 0s)
     out[:len(vals)] = vals
     return out
-
-
-def _is_prime(m: int) -> bool:
-    from ntt_cy.primes import is_prime
-    return is_prime(m)
 
 
 def _friendly(p: int, length: int) -> bool:
@@ -230,7 +223,9 @@ class Flint(Library):
     name, module, ops, multithreaded = "python-flint", "flint", ("polymul", "bigmul"), True
 
     def skip(self, case):
-        if case.op == "polymul" and case.modulus >= 2**64 and not _is_prime(case.modulus):
+        from ntt_cy.primes import is_prime
+
+        if case.op == "polymul" and case.modulus >= 2**64 and not is_prime(case.modulus):
             return "fmpz_mod_poly needs a prime modulus"
         return None
 

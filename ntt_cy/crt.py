@@ -139,6 +139,19 @@ def _choose_basis(bound, log2n, u64_cost):
     return crt_basis(best[1], best[2])
 
 
+def _word_count(v: int) -> int:
+    """64-bit words that hold v >= 0 (at least one)."""
+    return max(1, -(-v.bit_length() // 64))
+
+
+def _int_words(values, words: int):
+    """(N, words) uint64 little-endian words of N exact Python ints in [0, 2^(64 words))
+    (a list, or an object ndarray of any shape), or None if one is not such an int."""
+    values = np.asarray(values, dtype=object)
+    out = np.empty((values.size, words), dtype=np.uint64)
+    return out if _wide.words_of_ints(values, out) else None
+
+
 @lru_cache(maxsize=64)
 def crt_basis(primes: tuple, dtype) -> "CRTBasis":
     return CRTBasis(primes, dtype)
@@ -302,7 +315,7 @@ class CRTBasis:
         """Reduction constants of m; p_j mod m (Horner form); W_j = p_0 ... p_{j-1} mod m
         and whether sum_j (p_j - 1) W_j stays below 2^64 (weighted-sum form)."""
         prime_mod_m = np.array([p % m for p in self.primes], dtype=np.uint64)
-        weights = [math.prod(self.primes[:j]) % m for j in range(self.k)]
+        weights = self._prefix_products_mod(m)
         one_word = sum((p - 1) * w for p, w in zip(self.primes, weights)) < 1 << 64
         return (modulus_constants(m, U64), prime_mod_m,
                 np.array(weights, dtype=np.uint64), one_word)
@@ -314,13 +327,10 @@ class CRTBasis:
         (_wide.words_of_ints) go to C (_wide.words_mod_primes), instead of an
         object-array `% p` per prime."""
         check_thread_count(threads)
-        flat = values.reshape(-1)
-        if not (flat.flags.c_contiguous and flat.flags.writeable):   # (object[::1] views)
-            flat = flat.copy()
-        words = np.empty((flat.size, max(1, -(-(bound - 1).bit_length() // 64))), np.uint64)
-        if not _wide.words_of_ints(flat, words):
+        words = _int_words(values, _word_count(bound - 1))
+        if words is None:
             raise ValueError(f"internal: residues_of_ints needs exact ints in [0, {bound})")
-        out = np.empty((self.k, flat.size), dtype=np.uint64)
+        out = np.empty((self.k, values.size), dtype=np.uint64)
         _wide.words_mod_primes(words, self.primes_array, self._barrett, out, threads)
         return out.reshape((self.k,) + values.shape)
 
@@ -352,15 +362,14 @@ class CRTBasis:
     def _weight_words(self, m):
         """_wide.digits_mod's constants for m >= 2: W_j = p_0 ... p_{j-1} mod m (k, M)
         and floor(W_j 2^64 / m) (k,) as uint64 words, and m's M words."""
-        words = -(-m.bit_length() // 64)
-
-        def as_words(values):
-            raw = b"".join(v.to_bytes(8 * words, "little") for v in values)
-            return np.frombuffer(raw, dtype=np.uint64).reshape(len(values), words)
-
-        weights = [math.prod(self.primes[:j]) % m for j in range(self.k)]
+        words = _word_count(m)
+        weights = self._prefix_products_mod(m)
         quotients = np.array([(w << 64) // m for w in weights], dtype=np.uint64)
-        return as_words(weights), quotients, as_words([m])[0]
+        return _int_words(weights, words), quotients, _int_words([m], words)[0]
+
+    def _prefix_products_mod(self, m):
+        """W_j = p_0 ... p_{j-1} mod m for every j, Python ints (Garner's weights)."""
+        return [math.prod(self.primes[:j]) % m for j in range(self.k)]
 
     def to_ints(self, digits: np.ndarray) -> np.ndarray:
         """The integers x themselves, as a numpy object array of Python ints (N,)."""

@@ -249,10 +249,8 @@ def _as_residues(x, m, name):
     """x mod m: unsigned lanes for m < 2**64 (uint64 for 64-bit inputs, so that
     values already in [0, m) are a view of x, not a copy; else uint32 when
     m <= 2**32), else an object array of Python ints."""
-    # (_wide's object[::1] views need C-contiguous writable arrays; others are copied below)
     if (m >= 1 << 64 and type(x) is np.ndarray and x.dtype == OBJ and x.ndim and x.size
-            and x.flags.c_contiguous and x.flags.writeable
-            and _wide.exact_ints_below(x.reshape(-1), m)):
+            and _wide.exact_ints_below(x, m)):
         return x   # (residues already, nothing more to check; the products only read them)
     arr = _checks.as_integer_array(x, name)
     if m < 1 << 64:
