@@ -31,6 +31,12 @@ cdef extern from "_u128.h" nogil:
 
 DEF GARNER_BLOCK = 512
 DEF GARNER32_MAX_PRIMES = 8
+# The digits alone (garner32_digits) for up to WIDE_DIGITS_MAX_PRIMES primes (=
+# NTT_GARNER_MAX_DIGITS of _simd_garner_avx512.h): the bases of moduli of several words
+# (crt.py's uint32 route for them), 18 primes for a 254-bit m, 27 for a 381-bit one.
+# Blocks of WIDE_DIGITS_BLOCK coefficients keep the scalar tail's stack small (16 KiB).
+DEF WIDE_DIGITS_MAX_PRIMES = 32
+DEF WIDE_DIGITS_BLOCK = 64
 
 
 cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize_t k,
@@ -51,7 +57,8 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
     cdef Py_ssize_t lo = ntt_simd_garner32(rows, start, k, cnt, primes, inv, inv_q, offsets, m,
                                            weights, weights_q, offset_m, result, direct)
     cdef uint64_t c, cq, acc
-    garner32_scalar_digits(rows, start, k, lo, cnt, primes, inv, inv_q, offsets, &digits[0][0])
+    garner32_scalar_digits(rows, start, k, lo, cnt, primes, inv, inv_q, offsets, &digits[0][0],
+                           GARNER_BLOCK)
     for i in range(lo, cnt):   # v_0 < 2^31 -> v_0 mod m
         result[i] = fold_once(shoup_mul32_wide(digits[0][i], 1, weights_q[0], m), m)
     for j in range(1, k):
@@ -70,22 +77,23 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
 cdef void garner32_scalar_digits(const uint32_t* const* rows, Py_ssize_t start, Py_ssize_t k,
                                  Py_ssize_t lo, Py_ssize_t cnt, const uint64_t* primes,
                                  const uint64_t* inv, const uint64_t* inv_q,
-                                 const uint64_t* offsets, uint64_t* digits) noexcept nogil:
-    # digits[j * GARNER_BLOCK + i] <- digit v_j in [0, p_j) of coefficient start + i, for
+                                 const uint64_t* offsets, uint64_t* digits,
+                                 Py_ssize_t stride) noexcept nogil:
+    # digits[j * stride + i] <- digit v_j in [0, p_j) of coefficient start + i, for
     # lo <= i < cnt (the ones the vector bodies left), coefficient index innermost.
     cdef Py_ssize_t i, j, l
     cdef uint64_t pj, c, cq, t, v
     cdef uint64_t* dj
     for j in range(k):
         pj = primes[j]
-        dj = digits + j * GARNER_BLOCK
+        dj = digits + j * stride
         for i in range(lo, cnt):   # r_j + offset_j < 2 p_j -> [0, p_j)
             dj[i] = fold_once(rows[j][start + i] + offsets[j], pj)
         for l in range(j):
             c = inv[l * k + j]
             cq = inv_q[l * k + j]
             for i in range(lo, cnt):
-                v = fold_once(digits[l * GARNER_BLOCK + i], pj)   # v_l < p_l < 2 p_j -> mod p_j
+                v = fold_once(digits[l * stride + i], pj)   # v_l < p_l < 2 p_j -> mod p_j
                 t = dj[i]
                 t = t - v + (pj if t < v else 0)
                 dj[i] = fold_once(shoup_mul32_wide(t, c, cq, pj), pj)
@@ -464,21 +472,85 @@ cdef void garner32_block_digits(const Garner32* g, const uint32_t* const* rows,
                                 Py_ssize_t start, Py_ssize_t cnt, uint32_t* out,
                                 Py_ssize_t stride) noexcept nogil:
     # The Garner digits v_j < p_j < 2^31 of cnt <= GARNER_BLOCK coefficients from `start`
-    # of every row: digit j into out[j stride : j stride + cnt].  The vector bodies'
-    # (ntt_simd_garner32_digits) are stored in place, the scalar tail's (uint64)
-    # narrowed after them.
+    # of every row: digit j into out[j stride : j stride + cnt].
     cdef uint64_t tail[GARNER32_MAX_PRIMES][GARNER_BLOCK]
-    cdef uint32_t* digit_rows[GARNER32_MAX_PRIMES]
+    block_digits(rows, start, g.k, cnt, g.primes, g.inv, g.inv_q, g.offsets, out, stride,
+                 &tail[0][0], GARNER_BLOCK)
+
+
+cdef void block_digits(const uint32_t* const* rows, Py_ssize_t start, Py_ssize_t k,
+                       Py_ssize_t cnt, const uint64_t* primes, const uint64_t* inv,
+                       const uint64_t* inv_q, const uint64_t* offsets, uint32_t* out,
+                       Py_ssize_t stride, uint64_t* tail, Py_ssize_t tail_stride) noexcept nogil:
+    # garner32_block_digits on raw constants (k primes, inv / inv_q (k, k) row-major),
+    # cnt <= tail_stride: the vector bodies' digits (ntt_simd_garner32_digits) are stored
+    # in place, the scalar tail's (uint64, into tail) narrowed after them.
+    cdef uint32_t* digit_rows[WIDE_DIGITS_MAX_PRIMES]
     cdef Py_ssize_t i, j, done
-    for j in range(g.k):
-        digit_rows[j] = out + j * stride
-    done = ntt_simd_garner32_digits(rows, start, g.k, cnt, g.primes, g.inv, g.inv_q,
-                                    g.offsets, digit_rows)
-    garner32_scalar_digits(rows, start, g.k, done, cnt, g.primes, g.inv, g.inv_q, g.offsets,
-                           &tail[0][0])
-    for j in range(g.k):
+    for j in range(WIDE_DIGITS_MAX_PRIMES):   # (all set: gcc cannot see that k of them do)
+        digit_rows[j] = out + j * stride if j < k else NULL
+    done = ntt_simd_garner32_digits(rows, start, k, cnt, primes, inv, inv_q, offsets,
+                                    digit_rows)
+    garner32_scalar_digits(rows, start, k, done, cnt, primes, inv, inv_q, offsets, tail,
+                           tail_stride)
+    for j in range(k):
         for i in range(done, cnt):
-            digit_rows[j][i] = <uint32_t>tail[j][i]
+            digit_rows[j][i] = <uint32_t>tail[j * tail_stride + i]
+
+
+def garner32_digits(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,
+                    const uint64_t[:, ::1] inv, const uint64_t[:, ::1] inv_q,
+                    uint32_t[:, :, ::1] out, int threads):
+    """out[j, r, i] = the Garner digit v_j in [0, p_j) of the integer x with x =
+    products[j, r, i] mod primes[j] for every j: x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)).
+    # IN products (k, R, N >= L); OUT out (k, R, L)
+
+    primes: 1 <= k <= 32 distinct primes < 2^31, the largest below twice the
+    smallest; products[j] < primes[j]; inv / inv_q (k, k) as garner32_mod's."""
+    cdef Py_ssize_t k = products.shape[0], R = products.shape[1], N = products.shape[2]
+    cdef Py_ssize_t L = out.shape[2], j, l, per_row, blk
+    cdef const uint32_t* rows[WIDE_DIGITS_MAX_PRIMES]
+    cdef uint64_t offsets[WIDE_DIGITS_MAX_PRIMES]
+    if out.shape[0] != k or out.shape[1] != R or L > N or primes.shape[0] != k \
+            or inv.shape[0] != k or inv.shape[1] != k or inv_q.shape[0] != k \
+            or inv_q.shape[1] != k:
+        raise ValueError("internal: garner32_digits shapes differ")
+    if k < 1 or k > WIDE_DIGITS_MAX_PRIMES:
+        raise ValueError(f"garner32_digits takes 1..{WIDE_DIGITS_MAX_PRIMES} primes, got {k}")
+    check_threads(threads)
+    for j in range(k):
+        if primes[j] >= (<uint64_t>1 << 31):
+            raise ValueError("garner32_digits needs primes below 2^31")
+        for l in range(k):
+            if primes[l] >= 2 * primes[j]:
+                raise ValueError("garner32_digits needs every prime below twice the smallest")
+        rows[j] = &products[j, 0, 0] if R and N else NULL
+        offsets[j] = 0
+    if R == 0 or L == 0:
+        return
+    per_row = (L + WIDE_DIGITS_BLOCK - 1) // WIDE_DIGITS_BLOCK
+    with nogil:
+        if threads == 1:
+            for blk in range(R * per_row):
+                wide_digits_block(rows, k, R, N, L, per_row, blk, &primes[0], &inv[0, 0],
+                                  &inv_q[0, 0], offsets, &out[0, 0, 0])
+        else:
+            for blk in prange(R * per_row, num_threads=threads, schedule="static"):
+                wide_digits_block(rows, k, R, N, L, per_row, blk, &primes[0], &inv[0, 0],
+                                  &inv_q[0, 0], offsets, &out[0, 0, 0])
+
+
+cdef void wide_digits_block(const uint32_t* const* rows, Py_ssize_t k, Py_ssize_t R,
+                            Py_ssize_t N, Py_ssize_t L, Py_ssize_t per_row, Py_ssize_t blk,
+                            const uint64_t* primes, const uint64_t* inv,
+                            const uint64_t* inv_q, const uint64_t* offsets,
+                            uint32_t* out) noexcept nogil:
+    # block blk of garner32_digits: row blk // per_row, WIDE_DIGITS_BLOCK coefficients on
+    cdef uint64_t tail[WIDE_DIGITS_MAX_PRIMES * WIDE_DIGITS_BLOCK]
+    cdef Py_ssize_t r = blk // per_row, i0 = (blk % per_row) * WIDE_DIGITS_BLOCK
+    cdef Py_ssize_t cnt = min(L - i0, WIDE_DIGITS_BLOCK)
+    block_digits(rows, r * N + i0, k, cnt, primes, inv, inv_q, offsets, out + r * L + i0,
+                 R * L, tail, WIDE_DIGITS_BLOCK)
 
 
 def garner32_mod64(const uint32_t[:, :, ::1] products, const uint64_t[::1] primes,

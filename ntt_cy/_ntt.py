@@ -28,6 +28,7 @@ garner32_mod = kernels.garner32_mod
 CRTProduct32 = kernels.CRTProduct32
 SingleRowCRT = kernels.SingleRowCRT
 garner32_mod64 = kernels.garner32_mod64
+garner32_digits = kernels.garner32_digits
 
 # The uint32 / uint64 specialisations of the transforms, by lane dtype and direction
 # (TRANSFORMS[dtype][is_forward]): a call through the fused function first picks one
@@ -39,4 +40,5 @@ __all__ = ["ACTIVE_ISA", "TRANSFORMS", "FAMILY_CODES", "TransformTables", "forwa
            "forward_padded", "transform_row", "inverse", "pointwise_mul", "pointwise_inverse",
            "padded_product", "SingleRowProduct", "SingleRowWrapped",
            "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "float_twiddles",
-           "shoup_quotients", "garner32_mod", "CRTProduct32", "SingleRowCRT", "garner32_mod64"]
+           "shoup_quotients", "garner32_mod", "CRTProduct32", "SingleRowCRT", "garner32_mod64",
+           "garner32_digits"]

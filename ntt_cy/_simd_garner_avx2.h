@@ -92,7 +92,7 @@ NTT_INLINE __m256i ntt_wg_coefficients(const uint32_t *const *rows, size_t at, s
 NTT_INLINE void ntt_wg8_digits(int lazy, int zero_offset, const uint32_t *const *rows,
                                size_t at, size_t k, const uint64_t *primes,
                                const uint64_t *inv, const uint64_t *inv_q,
-                               const uint64_t *offsets, __m256i d[8]) {
+                               const uint64_t *offsets, __m256i *d) {
     /* d[j] <- the digit v_j in [0, p_j) of 8 coefficients from `at` */
     for (size_t j = 0; j < k; j++) {
         __m256i p = _mm256_set1_epi32((int)primes[j]);
@@ -218,7 +218,7 @@ NTT_INLINE void ntt_wg8_store_digits(int lazy, int zero_offset, const uint32_t *
                                      const uint64_t *inv, const uint64_t *inv_q,
                                      const uint64_t *offsets, uint32_t *const *digits,
                                      size_t i) {
-    __m256i d[8];
+    __m256i d[NTT_GARNER_MAX_DIGITS];
     ntt_wg8_digits(lazy, zero_offset, rows, at, k, primes, inv, inv_q, offsets, d);
     for (size_t j = 0; j < k; j++)
         _mm256_storeu_si256((__m256i *)(digits[j] + i), d[j]);

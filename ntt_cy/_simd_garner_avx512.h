@@ -21,6 +21,11 @@
 #define NTT_INLINE static inline __attribute__((always_inline))
 #endif
 
+/* The most primes the digits alone (ntt_simd_garner32_digits) take: the wide moduli's
+ * bases (crt.WIDE32_MAX_PRIMES), whose digits are held in an array of vectors on the
+ * stack (the coefficient bodies take at most 8, held in registers). */
+#define NTT_GARNER_MAX_DIGITS 32
+
 /* How a body computes its coefficients: 64-bit lanes (any m < 2^32), 32-bit lanes
  * (m < 2^31), or the lazy 32-bit lanes (primes and m at most 2^30), with or without
  * offsets; both vector bodies pick theirs here. */
@@ -132,7 +137,7 @@ NTT_INLINE __m512i ntt_vg_coefficients(const uint32_t *const *rows, size_t at, s
 NTT_INLINE void ntt_vg16_digits(int lazy, int zero_offset, const uint32_t *const *rows,
                                 size_t at, size_t k, const uint64_t *primes,
                                 const uint64_t *inv, const uint64_t *inv_q,
-                                const uint64_t *offsets, __m512i d[8]) {
+                                const uint64_t *offsets, __m512i *d) {
     /* d[j] <- the digit v_j in [0, p_j) of 16 coefficients from `at` */
     for (size_t j = 0; j < k; j++) {
         __m512i p = _mm512_set1_epi32((int)primes[j]);
@@ -249,7 +254,7 @@ NTT_INLINE void ntt_vg16_store_digits(int lazy, int zero_offset, const uint32_t 
                                       const uint64_t *inv, const uint64_t *inv_q,
                                       const uint64_t *offsets, uint32_t *const *digits,
                                       size_t i) {
-    __m512i d[8];
+    __m512i d[NTT_GARNER_MAX_DIGITS];
     ntt_vg16_digits(lazy, zero_offset, rows, at, k, primes, inv, inv_q, offsets, d);
     for (size_t j = 0; j < k; j++)
         _mm512_storeu_si512(digits[j] + i, d[j]);
@@ -289,7 +294,7 @@ NTT_INLINE size_t ntt_garner_digits_k(int lazy, int zero_offset, size_t k,
                                       const uint64_t *inv_q, const uint64_t *offsets,
                                       uint32_t *const *digits) {
     size_t i, done = cnt - cnt % NTT_GARNER_DIGITS_LANES;
-    if (k < 1 || k > 8)
+    if (k < 1 || k > NTT_GARNER_MAX_DIGITS)
         return 0;
     for (i = 0; i < done; i += NTT_GARNER_DIGITS_LANES)
         NTT_GARNER_STORE_DIGITS(lazy, zero_offset, rows, start + i, k, primes, inv, inv_q,

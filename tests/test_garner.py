@@ -340,3 +340,59 @@ def test_crt_product32_digits_shapes_are_checked():
             fused.digits(a, a, *scratch, np.empty(shape, np.uint32), 1)
     with pytest.raises(ValueError, match="shapes differ"):
         fused.digits(np.ones((1, 9), np.uint64), a, *scratch, np.empty((3, 1, 16), np.uint32), 1)
+
+
+# garner32_digits: the digits alone for the bases of moduli of several words (up to 32
+# primes, crt.wide32_basis).  Largest pool primes and all-(p_j - 1) residues included.
+WIDE32_POOL = crt.prime_pool(np.uint32, 20, crt.WIDE32_MAX_PRIMES)
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
+@pytest.mark.parametrize("k", [1, 3, 8, 9, 18, 27, 32])
+def test_garner32_digits_rebuild_the_crt_integer(isa, k):
+    kernels = load(isa)
+    basis = crt.crt_basis(WIDE32_POOL[:k], np.uint32)
+    assert max(basis.primes) < 2 * min(basis.primes)
+    rng = np.random.default_rng(k)
+    P = math.prod(basis.primes)
+    # L = 150: two blocks of 64 and a tail of 22 (vector bodies of 8 / 16, scalar rest)
+    R, N, L = 2, 160, 150
+    x = [int(v) for v in rng.integers(0, 2**63, R * L)]
+    x = [(v * (P // 2**63 + 1) + v) % P for v in x]
+    x[:3] = [0, 1, P - 1]
+    products = np.full((k, R, N), 2**32 - 1, np.uint32)   # columns past L never read as x
+    for j, p in enumerate(basis.primes):
+        products[j, :, :L] = np.array([v % p for v in x], dtype=np.uint32).reshape(R, L)
+    products[:, 1, L - 1] = basis.primes_array.astype(np.uint32) - 1   # x = -1 mod P
+    x[R * L - 1] = P - 1
+    for threads in (1, 2):
+        got = np.full((k, R, L), 2**32 - 1, np.uint32)
+        kernels.garner32_digits(products, basis.primes_array, basis._inv, basis._inv_q, got,
+                                threads)
+        assert all((got[j] < basis.primes[j]).all() for j in range(k))
+        assert basis.to_ints(got.reshape(k, R * L).astype(np.uint64)).tolist() == x
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
+def test_garner32_digits_rejects_what_it_cannot_do(isa):
+    kernels = load(isa)
+    basis = crt.crt_basis(WIDE32_POOL[:3], np.uint32)
+    args = (basis.primes_array, basis._inv, basis._inv_q)
+    products = np.zeros((3, 1, 8), np.uint32)
+    for shape in ((2, 1, 8), (3, 2, 8), (3, 1, 9)):
+        with pytest.raises(ValueError, match="shapes differ"):
+            kernels.garner32_digits(products, *args, np.empty(shape, np.uint32), 1)
+    too_many = crt.prime_pool(np.uint32, 16, 33)
+    assert len(too_many) == 33
+    inv = np.ones((33, 33), np.uint64)
+    with pytest.raises(ValueError, match="1..32 primes"):
+        kernels.garner32_digits(np.zeros((33, 1, 8), np.uint32), np.array(too_many, np.uint64),
+                                inv, inv, np.empty((33, 1, 8), np.uint32), 1)
+    spread = np.array([WIDE32_POOL[0], 65537 * 4 + 1], np.uint64)
+    with pytest.raises(ValueError, match="twice the smallest"):
+        kernels.garner32_digits(np.zeros((2, 1, 8), np.uint32), spread, np.ones((2, 2), np.uint64),
+                                np.ones((2, 2), np.uint64), np.empty((2, 1, 8), np.uint32), 1)
+    with pytest.raises(ValueError, match="below 2\\^31"):
+        kernels.garner32_digits(np.zeros((1, 1, 8), np.uint32), np.array([2**31 + 11], np.uint64),
+                                np.ones((1, 1), np.uint64), np.ones((1, 1), np.uint64),
+                                np.empty((1, 1, 8), np.uint32), 1)
