@@ -31,6 +31,8 @@ cdef extern from "_pylong_bytes.h":
     int ntt_cy_int_to_le_bytes(object v, unsigned char* out, size_t n) except -1
 
 DEF MAX_WORDS = 65   # digits_mod: m below 2^4096
+DEF MAX_TERMS = 64   # digits_mod: digits a coefficient (k <= 2^(MAX_DOUBLINGS - 1))
+DEF MAX_DOUBLINGS = 7
 
 cdef bint LITTLE_ENDIAN = sys.byteorder == "little"   # (read once, at import)
 
@@ -131,88 +133,149 @@ def words_mod_primes(const uint64_t[:, ::1] words, const uint64_t[::1] primes,
                 out[j, i] = r
 
 
+def words_mod_small_primes(const uint64_t[:, ::1] words, const uint64_t[:, ::1] powers,
+                           const uint64_t[:, ::1] barrett, uint64_t[:, ::1] out, int threads):
+    """words_mod_primes for primes p_j < 2^31, by half words.   # IN words (N, W),
+    powers (k, 2 W); OUT out (k, N)
+
+    powers[j, s] = 2^(32 s) mod p_j; barrett[j] = p_j's barrett_mul64 constants.  Per
+    value and prime, the sum of its 2 W half words h_s times powers[j, s]: each
+    product below 2^32 2^31 = 2^63, so a word's two add below 2^64, and the W words'
+    sums carry into a high word below W < p_j, as mod_wide64 needs; one reduction
+    then, result in [0, p_j).  (Against Horner's W reductions: BN254's 18 primes at
+    n = 2^14, ~2x sooner.)"""
+    cdef Py_ssize_t N = words.shape[0], W = words.shape[1], k = powers.shape[0], i, j, t
+    cdef uint64_t lo, hi, x, s, LOW32 = 0xFFFFFFFFu
+    cdef const uint64_t* c
+    if out.shape[0] != k or out.shape[1] != N or powers.shape[1] != 2 * W \
+            or barrett.shape[0] != k or barrett.shape[1] != 3:
+        raise ValueError("internal: words_mod_small_primes shapes differ")
+    check_threads(threads)
+    for j in range(k):
+        for t in range(2 * W):
+            if powers[j, t] >= (<uint64_t>1 << 31):
+                raise ValueError("internal: words_mod_small_primes needs powers below 2^31")
+        if barrett[j, 2] > 62 or (barrett[j, 0] >> barrett[j, 2]) <= <uint64_t>W:
+            raise ValueError("internal: words_mod_small_primes needs primes above W and "
+                             "their constants")
+    if N == 0 or W == 0:
+        out[:, :] = 0
+        return
+    with nogil:
+        for i in prange(N, num_threads=threads, schedule="static"):
+            for j in range(k):
+                c = &powers[j, 0]
+                lo = 0
+                hi = 0
+                for t in range(W):
+                    x = words[i, t]
+                    s = (x & LOW32) * c[2 * t] + (x >> 32) * c[2 * t + 1]
+                    lo = lo + s
+                    hi = hi + (lo < s)
+                out[j, i] = mod_wide64(hi, lo, barrett[j, 0], barrett[j, 1],
+                                       <int>barrett[j, 2])
+
+
 def digits_mod(const uint64_t[:, ::1] digits, const uint64_t[:, ::1] weights,
                const uint64_t[::1] quotients, const uint64_t[::1] m, uint64_t[:, ::1] out,
                int threads):
     """out[i] = sum_j digits[j, i] weights[j] mod m, M words.   # IN digits (k, N),
     weights (k, M); OUT out (N, M)
 
-    m >= 2 in M words (its top word not 0); weights[j] < m; quotients[j] =
-    floor(weights[j] 2^64 / m) < 2^64; digits < 2^64.  Each term by Shoup's product
-    on words: q = floor(v quotients[j] / 2^64) gives v W_j - q m in [0, 2m) (as for
-    one word: q <= v W_j / m < q + 2, whatever m's size), computed mod 2^(64 (M + 1)),
-    where it is exact; then added mod m (the running sum < m, plus a term < 2m: at
-    most two subtractions).  With Garner's digits and weights[j] = p_0 ... p_{j-1}
-    mod m: the coefficients mod m.
+    m >= 2 in M words (its top word not 0); 1 <= k <= MAX_TERMS; weights[j] < m;
+    quotients[j] = floor(weights[j] 2^64 / m) < 2^64; digits < 2^64.  Shoup's product
+    on words: with q_j = floor(v_j quotients[j] / 2^64), v_j W_j - q_j m lies in [0,
+    2m) (as for one word: q_j <= v_j W_j / m < q_j + 2, whatever m's size).  Summed
+    over j, the products v_j W_j (M + 2 words: each below 2^(64 (M + 1)), k <= 64 of
+    them) less (sum_j q_j) m (Q below k 2^64: two words) give R in [0, 2 k m), exact
+    mod 2^(64 (M + 2)); then R - 2^b m wherever R >= 2^b m, b from the top of 2k down
+    to 0, leaves R mod m.  One product by m for all the terms instead of one each.
+    With Garner's digits and weights[j] = p_0 ... p_{j-1} mod m: the coefficients mod m.
     """
-    cdef Py_ssize_t k = digits.shape[0], N = digits.shape[1], M = m.shape[0], i
+    cdef Py_ssize_t k = digits.shape[0], N = digits.shape[1], M = m.shape[0], i, b, t
+    cdef uint64_t multiples[MAX_DOUBLINGS * MAX_WORDS]   # 2^b m, M + 1 words each
+    cdef int steps
     if weights.shape[0] != k or weights.shape[1] != M or quotients.shape[0] != k \
             or out.shape[0] != N or out.shape[1] != M or k < 1 or M < 1 \
-            or M + 1 > MAX_WORDS:
+            or M + 1 > MAX_WORDS or k > MAX_TERMS:
         raise ValueError("internal: digits_mod shapes differ")
     if m[M - 1] == 0:
         raise ValueError("internal: digits_mod needs m's top word nonzero")
     check_threads(threads)
     if N == 0:
         return
+    steps = (2 * k - 1).bit_length()   # 2 k <= 2^steps
+    for b in range(steps):
+        for t in range(M + 1):
+            multiples[b * (M + 1) + t] = \
+                ((m[t] << b) if t < M else 0) | ((m[t - 1] >> (64 - b)) if t and b else 0)
     with nogil:
         for i in prange(N, num_threads=threads, schedule="static"):
-            digit_mod(&digits[0, i], N, k, &weights[0, 0], &quotients[0], &m[0], M, &out[i, 0])
+            digit_mod(&digits[0, i], N, k, &weights[0, 0], &quotients[0], &m[0], M,
+                      multiples, steps, &out[i, 0])
 
 
 cdef void digit_mod(const uint64_t* digit, Py_ssize_t stride, Py_ssize_t k,
                     const uint64_t* weights, const uint64_t* quotients, const uint64_t* m,
-                    Py_ssize_t M, uint64_t* acc) noexcept nogil:
+                    Py_ssize_t M, const uint64_t* multiples, int steps,
+                    uint64_t* acc) noexcept nogil:
     # acc[0:M] = sum_j digit[j stride] weights[j M : (j + 1) M] mod m (see digits_mod)
-    cdef uint64_t r[MAX_WORDS]
-    cdef uint64_t x, q, lo, hi, c, b, s
-    cdef Py_ssize_t j, t
-    for t in range(M):
-        acc[t] = 0
+    cdef uint64_t r[MAX_WORDS + 1]
+    cdef uint64_t x, lo, hi, c, s, q_lo = 0, q_hi = 0
+    cdef Py_ssize_t j, t, b
+    for t in range(M + 2):
+        r[t] = 0
     for j in range(k):
         x = digit[j * stride]
-        q = ntt_mulhi64(x, quotients[j])
-        # r = x W_j (M + 1 words)
+        s = ntt_mulhi64(x, quotients[j])
+        q_lo += s
+        q_hi += q_lo < s
+        # r += x W_j: x w_t + r_t + c fits two words, so hi takes the carries
         c = 0
         for t in range(M):
             lo = ntt_mul_wide(x, weights[j * M + t], &hi)
-            r[t] = lo + c
-            c = hi + (r[t] < lo)
-        r[M] = c
-        # r -= q m, mod 2^(64 (M + 1)): the borrow b is the product's high word and the
-        # borrows out
-        b = 0
-        for t in range(M):
-            lo = ntt_mul_wide(q, m[t], &hi)
-            s = lo + b
+            s = r[t] + lo
             hi += s < lo
-            hi += r[t] < s
-            r[t] -= s
-            b = hi
-        r[M] -= b
-        # acc += r (acc < m, r < 2m: the sum < 3m fits M + 1 words), then at most two
-        # subtractions of m
-        c = 0
-        for t in range(M):
-            s = acc[t] + c
-            c = s < c
-            acc[t] = s + r[t]
-            c += acc[t] < s
+            r[t] = s + c
+            hi += r[t] < c
+            c = hi
         r[M] += c
-        while ge_words(r[M], acc, m, M):
-            r[M] -= sub_words(acc, m, M)
+        r[M + 1] += r[M] < c
+    # r -= q_lo m, then q_hi m one word up (mod 2^(64 (M + 2)))
+    sub_product(r, q_lo, m, M)
+    sub_product(r + 1, q_hi, m, M)
+    # r in [0, 2^steps m): at most one subtraction of each 2^b m, largest first
+    for b in range(steps - 1, -1, -1):
+        if not below_words(r, multiples + b * (M + 1), M + 1):
+            sub_words(r, multiples + b * (M + 1), M + 1)
+    for t in range(M):
+        acc[t] = r[t]
 
 
-cdef inline bint ge_words(uint64_t top, const uint64_t* a, const uint64_t* m,
-                          Py_ssize_t M) noexcept nogil:
-    # top 2^(64 M) + a >= m
+cdef inline void sub_product(uint64_t* r, uint64_t q, const uint64_t* m,
+                             Py_ssize_t M) noexcept nogil:
+    # r[0 : M + 1] -= q m, mod 2^(64 (M + 1)): each word's borrow b is the product's high
+    # word and the borrows out
+    cdef uint64_t b = 0, lo, hi, s
     cdef Py_ssize_t t
-    if top:
-        return True
-    for t in range(M - 1, -1, -1):
-        if a[t] != m[t]:
-            return a[t] > m[t]
-    return True
+    for t in range(M):
+        lo = ntt_mul_wide(q, m[t], &hi)
+        s = lo + b
+        hi += s < lo
+        hi += r[t] < s
+        r[t] -= s
+        b = hi
+    r[M] -= b
+
+
+cdef inline bint below_words(const uint64_t* a, const uint64_t* c,
+                             Py_ssize_t W) noexcept nogil:
+    # a < c, W words each
+    cdef Py_ssize_t t
+    for t in range(W - 1, -1, -1):
+        if a[t] != c[t]:
+            return a[t] < c[t]
+    return False
 
 
 cdef inline uint64_t sub_words(uint64_t* a, const uint64_t* m, Py_ssize_t M) noexcept nogil:

@@ -130,8 +130,8 @@ def ntt_multiply(a: int, b: int, threads: int = 1, square: bool = False,
     # The call's temporaries (limbs, digits, bytes: ~2 MB at 10^6 bits) are scratch:
     # freed, glibc handed them back to the kernel and the next call faulted them in
     # again (10^6 bits, one thread, Zen 3: ~0.7 ms of ~2.5).
-    A = _limbs(a, w, La, "limbs_a")
-    B = A if square else _limbs(b, w, Lb, "limbs_b")
+    A = _limbs(a, w, La, "input_a")
+    B = A if square else _limbs(b, w, Lb, "input_b")
     if fused:
         digits = _fused_digits(A, B, basis, N, L, base, threads)
     else:

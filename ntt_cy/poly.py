@@ -24,7 +24,7 @@ from ntt_cy._aligned import aligned_empty
 from ntt_cy._scratch import scratch
 from ntt_cy._threads import (PARALLEL_MIN_ELEMENTS, check_workers, effective_threads,
                              requested_workers, resolve_workers)
-from ntt_cy.crt import choose_basis, lane_costs, transform_costs
+from ntt_cy.crt import choose_basis, lane_costs, transform_costs, wide32_basis
 from ntt_cy.plan import get_plan, modulus_constants
 from ntt_cy.transforms import _check_backend
 from ntt_cy.primes import is_prime, two_adicity
@@ -679,10 +679,40 @@ def _linear_object(A2, B2, m, threads):
         for r in range(R):
             out[r] = np.convolve(A2[r], B2[r]) % m
         return out
+    wide = wide32_basis(min(na, nb) * (m - 1) ** 2, N.bit_length() - 1) \
+        if N >= WIDE32_MIN_LENGTH else None
+    if wide is not None:
+        return _wide32_product(A2, B2, m, wide, N, L, threads)
     residues = crt_residues(A2, B2, basis, N, "cyclic", L, threads, bound=m)
     t = effective_threads(threads, residues.size)
     digits = basis.digits(residues, t, out=residues)
     return basis.reduce_ints(digits, m, t).reshape(R, L)
+
+
+# From this transform length on, moduli of several words take uint32 primes (about
+# twice as many: 18 for a 254-bit m) instead of 62-bit ones: at small lengths the
+# extra per-prime calls and the digits' k^2 cost more than the faster transforms save
+# (measured on the 2-core Zen 3 VM: see README, "Speed").
+WIDE32_MIN_LENGTH = 1 << 10
+
+
+def _wide32_product(A2, B2, m, basis, N, L, threads):
+    """_linear_object's product on a wide32_basis: every prime's zero-padded product
+    into one (k, R, N) uint32 buffer, then the coefficients mod m from it."""
+    R = A2.shape[0]
+    t = effective_threads(threads, A2.size * basis.k)
+    residues_a = basis.residues_of_ints(A2, m, t,
+                                        out=scratch("input_a", (basis.k, A2.size), U64))
+    residues_b = residues_a if B2 is A2 else basis.residues_of_ints(
+        B2, m, t, out=scratch("input_b", (basis.k, B2.size), U64))
+    products = scratch("crt", (basis.k, R, N), U32)
+    work = scratch("operand", (R, N), U32)
+    t = effective_threads(threads, R * N)
+    for j, p in enumerate(basis.primes):
+        _prime_product(residues_a[j], residues_b[j], p, U32, N, "cyclic", t, reduce=False,
+                       out=products[j], work=work)
+    t = effective_threads(threads, basis.k * R * L)
+    return basis.reduce_products_ints(products, L, m, t).reshape(R, L)
 
 
 def schoolbook(A2, B2, m, threads=1):

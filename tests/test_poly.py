@@ -1,5 +1,6 @@
 """polymul / convolve against exact oracles: a Python-int schoolbook for small sizes,
 python-flint's fmpz_poly product (then reduced) for large ones."""
+import math
 import random
 
 import numpy as np
@@ -9,6 +10,7 @@ from hypothesis import strategies as st
 
 import ntt_cy
 import ntt_cy.poly as poly
+from ntt_cy import crt
 from ntt_cy.poly import convolve, polymul
 
 import flint  # test dependency (pip install -e ".[test]"): the independent oracle
@@ -698,3 +700,45 @@ def test_single_row_operand_reads_only_integer_rows():
         assert single_row_operand(refused, limit) is None, refused
     row = np.arange(3)
     assert single_row_operand(row, limit) is row
+
+
+@pytest.mark.parametrize("m", [2**64 + 13, 2**127 - 1, BN254_R, BLS12_381_R, 2**255 - 19,
+                               2**400 - 593])
+@pytest.mark.parametrize("shape_a,shape_b", [((300,), (1,)), ((37,), (64,)), ((3, 200), (3, 129)),
+                                             ((600,), (600,))])
+def test_wide32_route_vs_flint(monkeypatch, m, shape_a, shape_b):
+    # moduli of several words on uint32 primes (crt.wide32_basis: 3 to 32 of them,
+    # poly._wide32_product), forced at every length, rows of a batch and all-(m - 1)
+    # operands included, against fmpz_poly
+    from ntt_cy import poly
+    monkeypatch.setattr(poly, "WIDE32_MIN_LENGTH", 1)
+    calls = []
+    real = poly._wide32_product
+    monkeypatch.setattr(poly, "_wide32_product", lambda *a: calls.append(a[3].k) or real(*a))
+    rng = random.Random(m % 10007 + shape_a[-1])
+    size_a, size_b = math.prod(shape_a), math.prod(shape_b)
+    a = np.array(rand_vec(rng, size_a, m), dtype=object).reshape(shape_a)
+    b = np.array([m - 1] * size_b if size_b == 600 else rand_vec(rng, size_b, m),
+                 dtype=object).reshape(shape_b)
+    for workers in (1, 2):
+        got = polymul(a, b, m, workers=workers)
+        for r in range(got.shape[0] if got.ndim == 2 else 1):
+            ra, rb = (a[r], b[r]) if got.ndim == 2 else (a, b)
+            want = flint_product(ra.tolist(), rb.tolist(), m)
+            assert as_ints(got[r] if got.ndim == 2 else got) == want
+    if size_a * shape_b[-1] * m.bit_length() <= poly.OBJECT_SCHOOLBOOK_BITS:   # R na nb
+        assert not calls   # (the Python-int schoolbook's products)
+        return
+    bits = (2 * (m - 1).bit_length() + min(shape_a[-1], shape_b[-1]).bit_length())
+    assert calls and 3 <= calls[0] <= crt.WIDE32_MAX_PRIMES and calls[0] * 30 > bits
+
+
+def test_wide32_basis_limits():
+    # at most WIDE32_MAX_PRIMES primes; beyond them (m of ~480 bits at n = 2^11) the
+    # 62-bit basis serves instead, as before
+    basis = crt.wide32_basis(2**500, 11)
+    assert basis.k == 17 and basis.dtype == np.uint32 and basis.product > 2**500
+    assert crt.wide32_basis(2**960, 11) is None
+    m = 3**300
+    a = [m - 1] * 2048
+    assert as_ints(polymul(a, a, m)) == [min(k + 1, 4095 - k) % m for k in range(4095)]

@@ -36,12 +36,40 @@ def test_words_mod_primes(words):
         assert out.tolist() == [[value(r) % p for r in rows] for p in PRIMES]
 
 
+SMALL_PRIMES = [67, 65537, 998244353, 2**31 - 1] + list(crt.prime_pool(np.dtype(np.uint32), 20, 32)[-3:])
+
+
+@pytest.mark.parametrize("words", [1, 2, 4, 9, 64])
+def test_words_mod_small_primes(words):
+    # the half-word sums of primes below 2^31: all-ones words (every product and the
+    # carries at their largest), primes just above the word count, the largest pool
+    # primes; the same residues as words_mod_primes' Horner form
+    rng = random.Random(words + 100)
+    rows = [[rng.getrandbits(64) for _ in range(words)] for _ in range(40)]
+    rows += [[2**64 - 1] * words, [0] * words, [1] + [0] * (words - 1),
+             [0] * (words - 1) + [2**64 - 1]]
+    x = np.array(rows, dtype=U64)
+    primes = [p for p in SMALL_PRIMES if p > words]
+    powers = np.array([[pow(2, 32 * s, p) for s in range(2 * words)] for p in primes], U64)
+    for threads in (1, 2):
+        out = np.full((len(primes), len(rows)), 7, dtype=U64)
+        _wide.words_mod_small_primes(x, powers, barrett(primes), out, threads)
+        assert out.tolist() == [[value(r) % p for r in rows] for p in primes]
+    if words >= 2:   # (the high word reaches words - 1: p = 2 is too small)
+        with pytest.raises(ValueError, match="primes above W"):
+            _wide.words_mod_small_primes(x, powers[:1] * 0, barrett([2]), out[:1], 1)
+    with pytest.raises(ValueError, match="powers below 2\\^31"):
+        _wide.words_mod_small_primes(x, powers[:1] + 2**31, barrett(primes[:1]), out[:1], 1)
+    with pytest.raises(ValueError, match="shapes differ"):
+        _wide.words_mod_small_primes(x, powers[:, 1:].copy(), barrett(primes), out, 1)
+
+
 def words_of(values, M):
     return np.array([[(v >> (64 * t)) & (2**64 - 1) for t in range(M)] for v in values],
                     dtype=U64)
 
 
-@pytest.mark.parametrize("k", [1, 3, 9, 16])
+@pytest.mark.parametrize("k", [1, 3, 9, 16, 64])
 @pytest.mark.parametrize("m", [2, 3, 2**64 - 1, 2**64, 2**64 + 13, 2**128 - 1, 2**254 + 7,
                                2**320 - 1, 3**400])
 def test_digits_mod(k, m):
@@ -84,6 +112,9 @@ def test_shapes_and_threads_are_checked():
         _wide.digits_mod(d, np.zeros((2, 3), U64), q, m, np.zeros((3, 2), U64), 1)
     with pytest.raises(ValueError, match="top word"):
         _wide.digits_mod(d, w, q, np.array([1, 0], U64), np.zeros((3, 2), U64), 1)
+    with pytest.raises(ValueError, match="shapes differ"):   # (65 digits: above MAX_TERMS)
+        _wide.digits_mod(np.zeros((65, 3), U64), np.zeros((65, 2), U64), np.zeros(65, U64), m,
+                         np.zeros((3, 2), U64), 1)
     with pytest.raises(ValueError, match="thread count"):
         _wide.digits_mod(d, w, q, m, np.zeros((3, 2), U64), 0)
     with pytest.raises(ValueError, match="a word a value"):
