@@ -26,6 +26,7 @@ float_twiddles = kernels.float_twiddles
 shoup_quotients = kernels.shoup_quotients
 garner32_mod = kernels.garner32_mod
 CRTProduct32 = kernels.CRTProduct32
+PaddedProducts = kernels.PaddedProducts
 SingleRowCRT = kernels.SingleRowCRT
 garner32_mod64 = kernels.garner32_mod64
 garner32_digits = kernels.garner32_digits
@@ -40,5 +41,5 @@ __all__ = ["ACTIVE_ISA", "TRANSFORMS", "FAMILY_CODES", "TransformTables", "forwa
            "forward_padded", "transform_row", "inverse", "pointwise_mul", "pointwise_inverse",
            "padded_product", "SingleRowProduct", "SingleRowWrapped",
            "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "float_twiddles",
-           "shoup_quotients", "garner32_mod", "CRTProduct32", "SingleRowCRT", "garner32_mod64",
-           "garner32_digits"]
+           "shoup_quotients", "garner32_mod", "CRTProduct32", "PaddedProducts", "SingleRowCRT",
+           "garner32_mod64", "garner32_digits"]

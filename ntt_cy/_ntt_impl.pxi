@@ -1566,6 +1566,87 @@ cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint s
     return top if top >= top_b else top_b
 
 
+cdef class PaddedProducts:
+    """padded_product for every prime of a CRT basis in one call, each prime's operands
+    its own rows (residues): a product modulo a multi-word m (crt.CRTBasis.padded_products,
+    cached per primes and length) pays for no per-prime Python call, which was most of a
+    small product's time (18 primes, n = 256).
+
+    tables: one cyclic TransformTables of length n per prime, all with the same lanes."""
+    cdef const Tables** t
+    cdef uint64_t* c               # pointwise constants, n^-1 folded in
+    cdef readonly tuple tables     # keeps t's tables alive
+    cdef readonly Py_ssize_t n, k
+    cdef readonly int lane_bytes
+
+    def __cinit__(self):
+        self.t = NULL
+        self.c = NULL
+
+    def __init__(self, tuple tables, const uint64_t[::1] primes):
+        cdef Py_ssize_t j, k = len(tables)
+        cdef TransformTables tt
+        if k < 1 or primes.shape[0] != k:
+            raise ValueError("internal: PaddedProducts needs a table per prime")
+        self.t = <const Tables**>calloc(k, sizeof(Tables*))
+        self.c = <uint64_t*>calloc(k, sizeof(uint64_t))
+        if self.t == NULL or self.c == NULL:
+            raise MemoryError()
+        self.tables, self.k = tables, k
+        self.n = (<TransformTables?>tables[0]).n
+        self.lane_bytes = (<TransformTables?>tables[0]).lane_bytes
+        for j in range(k):
+            tt = <TransformTables?>tables[j]
+            if tt.n != self.n or tt.c.mod.p != primes[j] or tt.c.twist.w != NULL \
+                    or tt.lane_bytes != self.lane_bytes or self.n < 8:
+                raise ValueError("internal: PaddedProducts needs cyclic tables of one length "
+                                 "(>= 8) and lane width, one per prime")
+            self.t[j] = &tt.c
+            self.c[j] = pointwise_constant(&tt.c.mod, pow(self.n, -1, primes[j]),
+                                           8 * self.lane_bytes)
+
+    def __dealloc__(self):
+        free(self.t)
+        free(self.c)
+
+    def run(self, const uint64_t[:, :, ::1] a, const uint64_t[:, :, ::1] b,
+            lane_t[:, :, ::1] products, lane_t[:, ::1] work, int threads):
+        """products[j] <- the cyclic convolution of the rows of a[j] and b[j] (b may be
+        a: squaring) zero-padded to n, mod primes[j].   # IN a (k, R, <= n/2), b (k, R,
+        <= n/2), a[j], b[j] < primes[j]; OUT products (k, R, n); work (R, n) scratch
+
+        ValueError (internal) when a value is not below its prime."""
+        cdef Py_ssize_t k = self.k, R = a.shape[1], ma = a.shape[2], mb = b.shape[2]
+        cdef Py_ssize_t n = self.n, j
+        if a.shape[0] != k or b.shape[0] != k or b.shape[1] != R \
+                or products.shape[0] != k or products.shape[1] != R or products.shape[2] != n \
+                or work.shape[0] != R or work.shape[1] != n or 2 * ma > n or 2 * mb > n \
+                or sizeof(lane_t) != self.lane_bytes:
+            raise ValueError("internal: PaddedProducts.run shapes differ")
+        check_threads(threads)
+        if R == 0:
+            return
+        cdef bint square = ma == mb and (ma == 0 or &a[0, 0, 0] == &b[0, 0, 0])
+        cdef size_t seen_bytes = (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t)
+        cdef uint64_t* seen = _seen_slots(threads)
+        cdef Py_ssize_t bad = -1    # the first prime that saw a value at or above it
+        try:
+            with nogil:
+                for j in range(k):
+                    memset(seen, 0, seen_bytes)
+                    if padded_product_rows(&a[j, 0, 0] if ma else NULL,
+                                           &b[j, 0, 0] if mb else NULL, square, R, ma, mb,
+                                           &products[j, 0, 0], &work[0, 0], n, self.t[j],
+                                           threads, <lane_t>self.c[j], False,
+                                           seen) >= self.t[j].mod.p:
+                        bad = j
+                        break
+        finally:
+            free(seen)
+        if bad >= 0:
+            raise ValueError("internal: PaddedProducts.run needs a[j], b[j] below primes[j]")
+
+
 cdef void _check_padded(Py_ssize_t rows, Py_ssize_t m, Py_ssize_t dst_rows, Py_ssize_t n,
                         TransformTables tables) except *:
     if n != tables.n or dst_rows != rows or n < 8 or 2 * m > n:

@@ -309,6 +309,16 @@ class CRTBasis:
                                  self._offsets(offset), m, weights, weights_q, offset % m,
                                  *barrett)
 
+    @lru_cache(maxsize=32)
+    def padded_products(self, n: int) -> "_ntt.PaddedProducts":
+        """Every prime's zero-padded cyclic product of length n in one kernel call, each
+        prime's operands its own residue rows (_ntt.PaddedProducts; built once per n)."""
+        from ntt_cy.plan import get_plan
+
+        plans = [get_plan(n, p, dtype=self.dtype) for p in self.primes]
+        return _ntt.PaddedProducts(tuple(plan.tables(plan.reduction) for plan in plans),
+                                   self.primes_array)
+
     def _garner_weights(self, m):
         """The reconstruction kernels' constants for m: the weights W_j, their Shoup
         quotients (m < 2^32) and m's barrett_mul64 constants (the 128-bit sum)."""

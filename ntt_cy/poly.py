@@ -617,25 +617,16 @@ def _crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
 def crt_residues(A2, B2, basis, N, kind, L, threads, bound=None, offset=0):
     """(k, R * L) uint64: the first L coefficients of each row's convolution modulo
     every prime of `basis` (+ offset).  A2, B2: uint64 rows with values < bound
-    (None: any), or object rows of Python ints in [0, bound) (bound required);
-    reduced per prime as needed."""
+    (None: any); reduced per prime as needed.  (Object rows, moduli >= 2^64, take
+    _object_products.)"""
     R = A2.shape[0]
     residues = np.empty((basis.k, R * L), dtype=U64)
     work = scratch("product", (R, N), basis.dtype)
 
-    if A2.dtype == OBJ:   # every prime's residues at once (k, R, n)
-        t = effective_threads(threads, A2.size * basis.k)
-        residues_a = basis.residues_of_ints(A2, bound, t)
-        residues_b = residues_a if B2 is A2 else basis.residues_of_ints(B2, bound, t)
-
     def one_prime(j, p, t):
-        if A2.dtype == OBJ:
-            res = _prime_product(residues_a[j], residues_b[j], p, basis.dtype, N, kind, t,
-                                 reduce=False, out=work)
-        else:
-            reduce = bound is None or bound > p
-            res = _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=reduce, out=work,
-                                 bound=bound)
+        reduce = bound is None or bound > p
+        res = _prime_product(A2, B2, p, basis.dtype, N, kind, t, reduce=reduce, out=work,
+                             bound=bound)
         row = residues[j].reshape(R, L)
         row[...] = res[:, :L]
         if offset:
@@ -681,38 +672,47 @@ def _linear_object(A2, B2, m, threads):
         return out
     wide = wide32_basis(min(na, nb) * (m - 1) ** 2, N.bit_length() - 1) \
         if N >= WIDE32_MIN_LENGTH else None
-    if wide is not None:
-        return _wide32_product(A2, B2, m, wide, N, L, threads)
-    residues = crt_residues(A2, B2, basis, N, "cyclic", L, threads, bound=m)
+    if wide is not None:   # digits and their reduction straight from the uint32 rows
+        products = _object_products(A2, B2, m, wide, N, threads)
+        t = effective_threads(threads, wide.k * R * L)
+        return wide.reduce_products_ints(products, L, m, t).reshape(R, L)
+    products = _object_products(A2, B2, m, basis, N, threads)
+    residues = np.empty((basis.k, R * L), dtype=U64)
+    np.copyto(residues.reshape(basis.k, R, L), products[:, :, :L])
     t = effective_threads(threads, residues.size)
     digits = basis.digits(residues, t, out=residues)
     return basis.reduce_ints(digits, m, t).reshape(R, L)
 
 
 # From this transform length on, moduli of several words take uint32 primes (about
-# twice as many: 18 for a 254-bit m) instead of 62-bit ones: at small lengths the
-# extra per-prime calls and the digits' k^2 cost more than the faster transforms save
-# (measured on the 2-core Zen 3 VM: see README, "Speed").
-WIDE32_MIN_LENGTH = 1 << 10
+# twice as many: 18 for a 254-bit m) instead of 62-bit ones.  One thread, Zen 3 VM,
+# best of three alternated runs, 62-bit / 30-bit primes: BN254 n = 128 (length 256)
+# 1.16-1.27x, n = 2^14 1.41x; 2^127 - 1 n = 128 1.14-1.95x; at n = 32-64 within
+# 0.8-1.3x either way (the digits' k^2 products against the faster transforms).
+WIDE32_MIN_LENGTH = 1 << 8
 
 
-def _wide32_product(A2, B2, m, basis, N, L, threads):
-    """_linear_object's product on a wide32_basis: every prime's zero-padded product
-    into one (k, R, N) uint32 buffer, then the coefficients mod m from it."""
+def _object_products(A2, B2, m, basis, N, threads):
+    """_linear_object's products: the rows' residues mod every prime of `basis`, then
+    every prime's cyclic product of length N, as a (k, R, N) scratch array of the
+    basis' lanes: one call where both rows fit the zero-padded half of N, else one
+    _prime_product a prime (a long row against a short one)."""
     R = A2.shape[0]
     t = effective_threads(threads, A2.size * basis.k)
     residues_a = basis.residues_of_ints(A2, m, t,
                                         out=scratch("input_a", (basis.k, A2.size), U64))
     residues_b = residues_a if B2 is A2 else basis.residues_of_ints(
         B2, m, t, out=scratch("input_b", (basis.k, B2.size), U64))
-    products = scratch("crt", (basis.k, R, N), U32)
-    work = scratch("operand", (R, N), U32)
+    products = scratch("crt", (basis.k, R, N), basis.dtype)
+    work = scratch("operand", (R, N), basis.dtype)
     t = effective_threads(threads, R * N)
-    for j, p in enumerate(basis.primes):
-        _prime_product(residues_a[j], residues_b[j], p, U32, N, "cyclic", t, reduce=False,
-                       out=products[j], work=work)
-    t = effective_threads(threads, basis.k * R * L)
-    return basis.reduce_products_ints(products, L, m, t).reshape(R, L)
+    if _padded_lengths(A2.shape[1], B2.shape[1], N):
+        basis.padded_products(N).run(residues_a, residues_b, products, work, t)
+    else:
+        for j, p in enumerate(basis.primes):
+            _prime_product(residues_a[j], residues_b[j], p, basis.dtype, N, "cyclic", t,
+                           reduce=False, out=products[j], work=work)
+    return products
 
 
 def schoolbook(A2, B2, m, threads=1):

@@ -486,6 +486,47 @@ def test_padded_product_equals_its_three_steps(isa, p, lanes):
 
 
 @pytest.mark.parametrize("isa", checkable_isas())
+@pytest.mark.parametrize("lanes", [np.uint32, np.uint64])
+def test_padded_products_are_padded_product_per_prime(isa, lanes):
+    # PaddedProducts.run == padded_product (factor n^-1) on each prime's own rows;
+    # squaring; values up to p - 1; a value >= its prime refused
+    from ntt_cy import crt
+
+    kernels = load(isa)
+    primes = crt.prime_pool(np.dtype(lanes), 20, 5)
+    primes_array = np.array(primes, np.uint64)
+    rng = np.random.default_rng(len(primes) + lanes().itemsize)
+    for n in (8, 512, 1 << 13):
+        plans = [get_plan(n, p, dtype=lanes) for p in primes]
+        tables = tuple(tables_for(kernels, plan, plan.reduction) for plan in plans)
+        batch = kernels.PaddedProducts(tables, primes_array)
+        for ma, mb in sorted({(1, 1), (n // 2, n // 2), (n // 2 - 3, 2)}):
+            a = np.stack([rng.integers(0, p, (2, ma), dtype=np.uint64) for p in primes])
+            b = np.stack([rng.integers(0, p, (2, mb), dtype=np.uint64) for p in primes])
+            a[:, 0, :] = primes_array[:, None] - 1
+            for x, y in ((a, b), (a, a)):
+                want = np.empty((len(primes), 2, n), lanes)
+                for j, p in enumerate(primes):
+                    kernels.padded_product(x[j], y[j], want[j], np.empty((2, n), lanes),
+                                           tables[j], 1, pow(n, -1, p))
+                for threads in (1, 2):
+                    got = np.empty((len(primes), 2, n), lanes)
+                    batch.run(x, y, got, np.empty((2, n), lanes), threads)
+                    assert np.array_equal(got, want), (n, ma, mb, threads)
+    bad = a.copy()
+    bad[3, 1, 0] = primes[3]
+    with pytest.raises(ValueError, match="below primes"):
+        batch.run(bad, b, got, np.empty((2, n), lanes), 1)
+    with pytest.raises(ValueError, match="shapes differ"):
+        batch.run(a[:4], b[:4], got[:4], np.empty((2, n), lanes), 1)
+    with pytest.raises(ValueError, match="one length"):
+        kernels.PaddedProducts(tables[:1] + (tables_for(kernels, get_plan(16, primes[1],
+                                                                          dtype=lanes),
+                                                        "barrett"),),
+                               primes_array[:2])
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
 @pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2281701377, np.uint32),
                                      (1337006139375617, np.uint64), (2**64 - 2**32 + 1, np.uint64)])
 def test_pointwise_inverse_equals_product_then_inverse(isa, p, lanes):

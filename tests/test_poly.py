@@ -708,13 +708,13 @@ def test_single_row_operand_reads_only_integer_rows():
                                              ((600,), (600,))])
 def test_wide32_route_vs_flint(monkeypatch, m, shape_a, shape_b):
     # moduli of several words on uint32 primes (crt.wide32_basis: 3 to 32 of them,
-    # poly._wide32_product), forced at every length, rows of a batch and all-(m - 1)
+    # poly._object_products), forced at every length, rows of a batch and all-(m - 1)
     # operands included, against fmpz_poly
-    from ntt_cy import poly
     monkeypatch.setattr(poly, "WIDE32_MIN_LENGTH", 1)
     calls = []
-    real = poly._wide32_product
-    monkeypatch.setattr(poly, "_wide32_product", lambda *a: calls.append(a[3].k) or real(*a))
+    real = poly._object_products
+    monkeypatch.setattr(poly, "_object_products",
+                        lambda *a: calls.append((a[3].k, a[3].dtype)) or real(*a))
     rng = random.Random(m % 10007 + shape_a[-1])
     size_a, size_b = math.prod(shape_a), math.prod(shape_b)
     a = np.array(rand_vec(rng, size_a, m), dtype=object).reshape(shape_a)
@@ -730,7 +730,8 @@ def test_wide32_route_vs_flint(monkeypatch, m, shape_a, shape_b):
         assert not calls   # (the Python-int schoolbook's products)
         return
     bits = (2 * (m - 1).bit_length() + min(shape_a[-1], shape_b[-1]).bit_length())
-    assert calls and 3 <= calls[0] <= crt.WIDE32_MAX_PRIMES and calls[0] * 30 > bits
+    k, lanes = calls[0]
+    assert lanes == np.uint32 and 3 <= k <= crt.WIDE32_MAX_PRIMES and k * 30 > bits
 
 
 def test_wide32_basis_limits():
