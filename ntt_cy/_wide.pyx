@@ -12,7 +12,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_CheckExact
 from cpython.ref cimport Py_INCREF
 from cython.parallel cimport prange
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 
 from ntt_cy._arith64 cimport mod_wide64
 from ntt_cy._openmp cimport check_threads
@@ -33,6 +33,7 @@ cdef extern from "_pylong_bytes.h":
 DEF MAX_WORDS = 65   # digits_mod: m below 2^4096
 DEF MAX_TERMS = 64   # digits_mod: digits a coefficient (k <= 2^(MAX_DOUBLINGS - 1))
 DEF MAX_DOUBLINGS = 7
+DEF MAX_SMALL_PRIMES = 64   # words_mod_small_primes: primes a call (its sums on the stack)
 
 cdef bint LITTLE_ENDIAN = sys.byteorder == "little"   # (read once, at import)
 
@@ -133,27 +134,25 @@ def words_mod_primes(const uint64_t[:, ::1] words, const uint64_t[::1] primes,
                 out[j, i] = r
 
 
-def words_mod_small_primes(const uint64_t[:, ::1] words, const uint64_t[:, ::1] powers,
+def words_mod_small_primes(const uint64_t[:, ::1] words, const uint32_t[:, ::1] powers,
                            const uint64_t[:, ::1] barrett, uint64_t[:, ::1] out, int threads):
     """words_mod_primes for primes p_j < 2^31, by half words.   # IN words (N, W),
-    powers (k, 2 W); OUT out (k, N)
+    powers (2 W, k); OUT out (k, N)
 
-    powers[j, s] = 2^(32 s) mod p_j; barrett[j] = p_j's barrett_mul64 constants.  Per
-    value and prime, the sum of its 2 W half words h_s times powers[j, s]: each
-    product below 2^32 2^31 = 2^63, so a word's two add below 2^64, and the W words'
-    sums carry into a high word below W < p_j, as mod_wide64 needs; one reduction
-    then, result in [0, p_j).  (Against Horner's W reductions: BN254's 18 primes at
-    n = 2^14, ~2x sooner.)"""
-    cdef Py_ssize_t N = words.shape[0], W = words.shape[1], k = powers.shape[0], i, j, t
-    cdef uint64_t lo, hi, x, s, LOW32 = 0xFFFFFFFFu
-    cdef const uint64_t* c
-    if out.shape[0] != k or out.shape[1] != N or powers.shape[1] != 2 * W \
-            or barrett.shape[0] != k or barrett.shape[1] != 3:
+    powers[s, j] = 2^(32 s) mod p_j (< 2^31); barrett[j] = p_j's barrett_mul64
+    constants; k <= MAX_SMALL_PRIMES.  Per value, for every prime at once (the primes
+    innermost: 32 x 32 -> 64-bit products, vectorised), the sum of its 2 W half words
+    h_s times powers[s, j]: each product below 2^32 2^31 = 2^63, so the 2 W of them
+    carry into a high word below W < p_j, as mod_wide64 needs; one reduction a prime
+    then, result in [0, p_j)."""
+    cdef Py_ssize_t N = words.shape[0], W = words.shape[1], k = powers.shape[1], i, j, t
+    if out.shape[0] != k or out.shape[1] != N or powers.shape[0] != 2 * W \
+            or barrett.shape[0] != k or barrett.shape[1] != 3 or k > MAX_SMALL_PRIMES:
         raise ValueError("internal: words_mod_small_primes shapes differ")
     check_threads(threads)
     for j in range(k):
         for t in range(2 * W):
-            if powers[j, t] >= (<uint64_t>1 << 31):
+            if powers[t, j] >= (<uint32_t>1 << 31):
                 raise ValueError("internal: words_mod_small_primes needs powers below 2^31")
         if barrett[j, 2] > 62 or (barrett[j, 0] >> barrett[j, 2]) <= <uint64_t>W:
             raise ValueError("internal: words_mod_small_primes needs primes above W and "
@@ -163,17 +162,33 @@ def words_mod_small_primes(const uint64_t[:, ::1] words, const uint64_t[:, ::1] 
         return
     with nogil:
         for i in prange(N, num_threads=threads, schedule="static"):
-            for j in range(k):
-                c = &powers[j, 0]
-                lo = 0
-                hi = 0
-                for t in range(W):
-                    x = words[i, t]
-                    s = (x & LOW32) * c[2 * t] + (x >> 32) * c[2 * t + 1]
-                    lo = lo + s
-                    hi = hi + (lo < s)
-                out[j, i] = mod_wide64(hi, lo, barrett[j, 0], barrett[j, 1],
-                                       <int>barrett[j, 2])
+            value_mod_small_primes(&words[i, 0], W, &powers[0, 0], k, &barrett[0, 0],
+                                   &out[0, i], N)
+
+
+cdef void value_mod_small_primes(const uint64_t* words, Py_ssize_t W, const uint32_t* powers,
+                                 Py_ssize_t k, const uint64_t* barrett, uint64_t* out,
+                                 Py_ssize_t stride) noexcept nogil:
+    # out[j stride] = the value of words[0:W] mod p_j for every j (words_mod_small_primes)
+    cdef uint64_t lo[MAX_SMALL_PRIMES]
+    cdef uint64_t hi[MAX_SMALL_PRIMES]
+    cdef uint64_t prod
+    cdef uint32_t half
+    cdef const uint32_t* c
+    cdef Py_ssize_t j, s
+    for j in range(k):
+        lo[j] = 0
+        hi[j] = 0
+    for s in range(2 * W):
+        half = <uint32_t>(words[s >> 1] >> (32 * (s & 1)))
+        c = powers + s * k
+        for j in range(k):
+            prod = <uint64_t>half * c[j]
+            lo[j] += prod
+            hi[j] += lo[j] < prod
+    for j in range(k):
+        out[j * stride] = mod_wide64(hi[j], lo[j], barrett[3 * j], barrett[3 * j + 1],
+                                     <int>barrett[3 * j + 2])
 
 
 def digits_mod(const uint64_t[:, ::1] digits, const uint64_t[:, ::1] weights,
@@ -186,10 +201,11 @@ def digits_mod(const uint64_t[:, ::1] digits, const uint64_t[:, ::1] weights,
     quotients[j] = floor(weights[j] 2^64 / m) < 2^64; digits < 2^64.  Shoup's product
     on words: with q_j = floor(v_j quotients[j] / 2^64), v_j W_j - q_j m lies in [0,
     2m) (as for one word: q_j <= v_j W_j / m < q_j + 2, whatever m's size).  Summed
-    over j, the products v_j W_j (M + 2 words: each below 2^(64 (M + 1)), k <= 64 of
-    them) less (sum_j q_j) m (Q below k 2^64: two words) give R in [0, 2 k m), exact
-    mod 2^(64 (M + 2)); then R - 2^b m wherever R >= 2^b m, b from the top of 2k down
-    to 0, leaves R mod m.  One product by m for all the terms instead of one each.
+    over j, the products v_j W_j less (sum_j q_j) m (Q below k 2^64: two words) give R
+    in [0, 2 k m), below 2^(64 M + 7) for k <= 64: so all of it is computed mod
+    2^(64 (M + 1)), where R is exact (a scratch word above takes the carries out and is
+    never read); then R - 2^b m wherever R >= 2^b m, b from the top of 2k down to 0,
+    leaves R mod m.  One product by m for all the terms instead of one each.
     With Garner's digits and weights[j] = p_0 ... p_{j-1} mod m: the coefficients mod m.
     """
     cdef Py_ssize_t k = digits.shape[0], N = digits.shape[1], M = m.shape[0], i, b, t
@@ -241,7 +257,8 @@ cdef void digit_mod(const uint64_t* digit, Py_ssize_t stride, Py_ssize_t k,
             c = hi
         r[M] += c
         r[M + 1] += r[M] < c
-    # r -= q_lo m, then q_hi m one word up (mod 2^(64 (M + 2)))
+    # r -= q_lo m, then q_hi m one word up: words 0..M exact mod 2^(64 (M + 1)), r[M + 1]
+    # only the carries' scratch
     sub_product(r, q_lo, m, M)
     sub_product(r + 1, q_hi, m, M)
     # r in [0, 2^steps m): at most one subtraction of each 2^b m, largest first

@@ -372,9 +372,9 @@ class CRTBasis:
 
     @lru_cache(maxsize=8)
     def _half_word_powers(self, words):
-        """(k, 2 words) uint64: 2^(32 s) mod p_j (_wide.words_mod_small_primes)."""
-        return np.array([[pow(2, 32 * s, p) for s in range(2 * words)] for p in self.primes],
-                        dtype=np.uint64)
+        """(2 words, k) uint32: 2^(32 s) mod p_j (_wide.words_mod_small_primes)."""
+        return np.array([[pow(2, 32 * s, p) for p in self.primes] for s in range(2 * words)],
+                        dtype=np.uint32)
 
     @cached_property
     def _barrett(self):

@@ -50,18 +50,24 @@ def test_words_mod_small_primes(words):
              [0] * (words - 1) + [2**64 - 1]]
     x = np.array(rows, dtype=U64)
     primes = [p for p in SMALL_PRIMES if p > words]
-    powers = np.array([[pow(2, 32 * s, p) for s in range(2 * words)] for p in primes], U64)
+    powers = np.array([[pow(2, 32 * s, p) for p in primes] for s in range(2 * words)],
+                      np.uint32)
     for threads in (1, 2):
         out = np.full((len(primes), len(rows)), 7, dtype=U64)
         _wide.words_mod_small_primes(x, powers, barrett(primes), out, threads)
         assert out.tolist() == [[value(r) % p for r in rows] for p in primes]
     if words >= 2:   # (the high word reaches words - 1: p = 2 is too small)
         with pytest.raises(ValueError, match="primes above W"):
-            _wide.words_mod_small_primes(x, powers[:1] * 0, barrett([2]), out[:1], 1)
+            _wide.words_mod_small_primes(x, powers[:, :1] * 0, barrett([2]), out[:1], 1)
     with pytest.raises(ValueError, match="powers below 2\\^31"):
-        _wide.words_mod_small_primes(x, powers[:1] + 2**31, barrett(primes[:1]), out[:1], 1)
+        _wide.words_mod_small_primes(x, powers[:, :1] + np.uint32(2**31), barrett(primes[:1]),
+                                     out[:1], 1)
     with pytest.raises(ValueError, match="shapes differ"):
-        _wide.words_mod_small_primes(x, powers[:, 1:].copy(), barrett(primes), out, 1)
+        _wide.words_mod_small_primes(x, powers[1:].copy(), barrett(primes), out, 1)
+    many = np.ones((2 * words, 65), np.uint32)   # (above MAX_SMALL_PRIMES)
+    with pytest.raises(ValueError, match="shapes differ"):
+        _wide.words_mod_small_primes(x, many, barrett(primes[:1] * 65),
+                                     np.empty((65, len(rows)), U64), 1)
 
 
 def words_of(values, M):
