@@ -118,6 +118,19 @@ cdef struct Garner32:
     int barrett_shift
 
 
+cdef int check_garner_primes(const uint64_t* primes, Py_ssize_t k, str name) except -1:
+    # The digit loops' primes: below 2^31, the largest below twice the smallest (so one
+    # conditional subtraction reduces a digit modulo another prime).
+    cdef Py_ssize_t j, l
+    for j in range(k):
+        if primes[j] >= (<uint64_t>1 << 31):
+            raise ValueError(f"{name} needs primes below 2^31")
+        for l in range(k):
+            if primes[l] >= 2 * primes[j]:
+                raise ValueError(f"{name} needs every prime below twice the smallest")
+    return 0
+
+
 cdef int garner32_setup(Garner32* g, const uint64_t[::1] primes, const uint64_t[:, ::1] inv,
                         const uint64_t[:, ::1] inv_q, const uint64_t[::1] offsets, uint64_t m,
                         const uint64_t[::1] weights, const uint64_t[::1] weights_q,
@@ -134,12 +147,8 @@ cdef int garner32_setup(Garner32* g, const uint64_t[::1] primes, const uint64_t[
         raise ValueError(f"internal: {name} shapes differ")
     if k < 1 or k > GARNER32_MAX_PRIMES:
         raise ValueError(f"{name} takes 1..{GARNER32_MAX_PRIMES} primes, got {k}")
+    check_garner_primes(&primes[0], k, name)
     for j in range(k):
-        if primes[j] >= (<uint64_t>1 << 31):
-            raise ValueError(f"{name} needs primes below 2^31")
-        for l in range(k):
-            if primes[l] >= 2 * primes[j]:
-                raise ValueError(f"{name} needs every prime below twice the smallest")
         if offsets[j] >= primes[j]:
             raise ValueError(f"{name} needs offsets[j] < primes[j]")
     if mod64 and m < 2:
@@ -508,7 +517,7 @@ def garner32_digits(const uint32_t[:, :, ::1] products, const uint64_t[::1] prim
     primes: 1 <= k <= 32 distinct primes < 2^31, the largest below twice the
     smallest; products[j] < primes[j]; inv / inv_q (k, k) as garner32_mod's."""
     cdef Py_ssize_t k = products.shape[0], R = products.shape[1], N = products.shape[2]
-    cdef Py_ssize_t L = out.shape[2], j, l, per_row, blk
+    cdef Py_ssize_t L = out.shape[2], j, per_row, blk
     cdef const uint32_t* rows[WIDE_DIGITS_MAX_PRIMES]
     cdef uint64_t offsets[WIDE_DIGITS_MAX_PRIMES]
     if out.shape[0] != k or out.shape[1] != R or L > N or primes.shape[0] != k \
@@ -518,12 +527,8 @@ def garner32_digits(const uint32_t[:, :, ::1] products, const uint64_t[::1] prim
     if k < 1 or k > WIDE_DIGITS_MAX_PRIMES:
         raise ValueError(f"garner32_digits takes 1..{WIDE_DIGITS_MAX_PRIMES} primes, got {k}")
     check_threads(threads)
+    check_garner_primes(&primes[0], k, "garner32_digits")
     for j in range(k):
-        if primes[j] >= (<uint64_t>1 << 31):
-            raise ValueError("garner32_digits needs primes below 2^31")
-        for l in range(k):
-            if primes[l] >= 2 * primes[j]:
-                raise ValueError("garner32_digits needs every prime below twice the smallest")
         rows[j] = &products[j, 0, 0] if R and N else NULL
         offsets[j] = 0
     if R == 0 or L == 0:

@@ -170,6 +170,21 @@ def _int_words(values, words: int):
     return out if _wide.words_of_ints(values, out) else None
 
 
+def _ints_mod(digits, constants, rows, threads):
+    """sum_j digits[j] W_j mod m for every column, as an object array of Python ints
+    (N,), its words computed into rows (N, M) first (_wide.digits_mod, then
+    _wide.ints_from_words); constants: _weight_words(m) (or their pairs), None for
+    m = 1 (every value 0)."""
+    out = np.empty(rows.shape[0], dtype=object)
+    if constants is None:
+        out[:] = [0] * rows.shape[0]
+        return out
+    weights, quotients, m_words = constants
+    _wide.digits_mod(digits, weights, quotients, m_words, rows, threads)
+    out[:] = _wide.ints_from_words(rows)
+    return out
+
+
 @lru_cache(maxsize=64)
 def crt_basis(primes: tuple, dtype) -> "CRTBasis":
     return CRTBasis(primes, dtype)
@@ -300,11 +315,8 @@ class CRTBasis:
         """The whole product in one kernel call (fused(m) only): every prime's
         zero-padded cyclic product of length n, then reduce_products' reconstruction
         (_ntt.CRTProduct32; built once per n, m and offset)."""
-        from ntt_cy.plan import get_plan
-
-        tables = tuple(plan.tables(plan.reduction) for plan in
-                       (get_plan(n, p, dtype=self.dtype) for p in self.primes))
         weights, weights_q, barrett = self._garner_weights(m)
+        tables = self._tables(n)
         return _ntt.CRTProduct32(tables, self.primes_array, self._inv, self._inv_q,
                                  self._offsets(offset), m, weights, weights_q, offset % m,
                                  *barrett)
@@ -313,11 +325,14 @@ class CRTBasis:
     def padded_products(self, n: int) -> "_ntt.PaddedProducts":
         """Every prime's zero-padded cyclic product of length n in one kernel call, each
         prime's operands its own residue rows (_ntt.PaddedProducts; built once per n)."""
+        return _ntt.PaddedProducts(self._tables(n), self.primes_array)
+
+    def _tables(self, n):
+        """Every prime's transform tables of length n (its plan's default family)."""
         from ntt_cy.plan import get_plan
 
-        plans = [get_plan(n, p, dtype=self.dtype) for p in self.primes]
-        return _ntt.PaddedProducts(tuple(plan.tables(plan.reduction) for plan in plans),
-                                   self.primes_array)
+        return tuple(plan.tables(plan.reduction) for plan in
+                     (get_plan(n, p, dtype=self.dtype) for p in self.primes))
 
     def _garner_weights(self, m):
         """The reconstruction kernels' constants for m: the weights W_j, their Shoup
@@ -389,16 +404,8 @@ class CRTBasis:
         C (_wide.digits_mod, Shoup products on words), and the words become Python ints
         there too (_wide.ints_from_words)."""
         self._check_rows(digits, "digits", threads)
-        N = digits.shape[1]
-        out = np.empty(N, dtype=object)
-        if m == 1:
-            out[:] = [0] * N
-            return out
-        weights, quotients, m_words = self._weight_words(m)
-        rows = np.empty((N, m_words.shape[0]), dtype=np.uint64)
-        _wide.digits_mod(digits, weights, quotients, m_words, rows, threads)
-        out[:] = _wide.ints_from_words(rows)
-        return out
+        return _ints_mod(digits, self._weight_words(m) if m > 1 else None,
+                         np.empty((digits.shape[1], _word_count(m)), dtype=np.uint64), threads)
 
     def reduce_products_ints(self, products: np.ndarray, L: int, m: int,
                              threads: int) -> np.ndarray:
@@ -410,7 +417,7 @@ class CRTBasis:
         Its temporaries live in scratch slots (fresh ones fault: ~5 ms at 2^15 values)."""
         k, R = self.k, products.shape[1]
         if m == 1:
-            return np.array([0] * (R * L), dtype=object)
+            return _ints_mod(None, None, np.empty((R * L, 1), dtype=U64), threads)
         digits = scratch("digits", (k, R, L), U32)
         _ntt.garner32_digits(products, self.primes_array, self._inv, self._inv_q, digits,
                              threads)
@@ -421,12 +428,8 @@ class CRTBasis:
         paired[:half] += digits[0:2 * half:2]
         if k % 2:
             paired[half] = digits[k - 1]
-        weights, quotients, m_words = self._paired_weight_words(m)
-        rows = scratch("result_words", (R * L, m_words.shape[0]), U64)
-        _wide.digits_mod(paired, weights, quotients, m_words, rows, threads)
-        out = np.empty(R * L, dtype=object)
-        out[:] = _wide.ints_from_words(rows)
-        return out
+        rows = scratch("result_words", (R * L, _word_count(m)), U64)
+        return _ints_mod(paired, self._paired_weight_words(m), rows, threads)
 
     @lru_cache(maxsize=32)
     def _paired_weight_words(self, m):
