@@ -74,14 +74,14 @@ link_args = omp[1] if omp else []
 
 
 X86_64 = platform.machine().lower() in ("x86_64", "amd64")
-# Extra flags of the ISA-specific kernel builds (ntt_cy/_isa.py picks one at import).
+# Extra flags of the ISA-specific kernel builds (ntt_cy/_support/isa.py picks one at import).
 ISA_FLAGS = {
-    "_ntt_avx2": ["-mavx2", "-mbmi2", "-mfma"],
-    "_ntt_avx512": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq", "-mavx512bw",
-                    "-mavx512vl", "-mavx512ifma"],
-    # the AVX-512 bodies on a model of their intrinsics (_avx512_emulated.h), for the
-    # tests on AVX2 CPUs
-    "_ntt_avx512_emulated": ["-mavx2", "-mbmi2", "-mfma", "-DNTT_CY_EMULATE_AVX512"],
+    "_kernels.build_avx2": ["-mavx2", "-mbmi2", "-mfma"],
+    "_kernels.build_avx512": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq",
+                              "-mavx512bw", "-mavx512vl", "-mavx512ifma"],
+    # the AVX-512 bodies on a model of their intrinsics (simd/emulated_avx512.h), for
+    # the tests on AVX2 CPUs
+    "_kernels.build_avx512_emulated": ["-mavx2", "-mbmi2", "-mfma", "-DNTT_CY_EMULATE_AVX512"],
 }
 
 
@@ -95,34 +95,47 @@ build_info = {
     "numpy_build": np.__version__,
     "isa_flags": ISA_FLAGS,
 }
-with open(os.path.join(HERE, "ntt_cy", "_build_info.json"), "w") as f:
+with open(os.path.join(HERE, "ntt_cy", "_support", "build_info.json"), "w") as f:
     json.dump(build_info, f, indent=1)
 
 
 # The kernel headers and Cython includes: each module is rebuilt when any of them
 # changes (setuptools otherwise compares only a module's own source, so an in-place
 # build kept a stale module after an edit to a header alone).
-DEPENDS = sorted(os.path.join("ntt_cy", f) for f in os.listdir(os.path.join(HERE, "ntt_cy"))
-                 if f.endswith((".h", ".pxi", ".pxd")))
+PACKAGE = os.path.join(HERE, "ntt_cy")
+KERNELS = os.path.join(PACKAGE, "_kernels")
 
 
-def extension(name):
+def _sources(suffixes):
+    """Paths (relative to HERE, '/'-separated) of the files under ntt_cy/ ending in suffixes."""
+    found = []
+    for root, _, files in os.walk(PACKAGE):
+        found += [os.path.relpath(os.path.join(root, f), HERE).replace(os.sep, "/")
+                  for f in files if f.endswith(suffixes)]
+    return sorted(found)
+
+
+DEPENDS = _sources((".h", ".pxi", ".pxd"))
+
+
+def extension(path):
+    """The extension module compiled from ntt_cy/.../<name>.pyx (its dotted module name)."""
+    name = path[:-4].replace("/", ".")
     return Extension(
-        f"ntt_cy.{name}",
-        [f"ntt_cy/{name}.pyx"],
+        name,
+        [path],
         depends=DEPENDS,
-        include_dirs=[np.get_include(), os.path.join(HERE, "ntt_cy")],
+        include_dirs=[np.get_include(), KERNELS],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=compile_args + ISA_FLAGS.get(name, []),
+        extra_compile_args=compile_args + ISA_FLAGS.get(name[len("ntt_cy."):], []),
         extra_link_args=link_args,
     )
 
 
-# Every ntt_cy/_*.pyx is an extension module of the same name.
-CYTHON_MODULES = sorted(
-    f[:-4] for f in os.listdir(os.path.join(HERE, "ntt_cy")) if f.startswith("_") and f.endswith(".pyx")
-    if X86_64 or f[:-4] not in ISA_FLAGS
-)
+# Every .pyx under ntt_cy/ is an extension module of the same dotted name; the ISA
+# builds only on x86-64 (elsewhere the portable build alone, without x86 intrinsics).
+CYTHON_MODULES = [path for path in _sources((".pyx",))
+                  if X86_64 or path[len("ntt_cy/"):-4].replace("/", ".") not in ISA_FLAGS]
 
 directives = {
     "language_level": 3,
@@ -133,8 +146,8 @@ directives = {
     "embedsignature": True,
 }
 
-# Extension modules compiled side by side.  The four kernel builds (_ntt_portable,
-# _ntt_avx2, _ntt_avx512, _ntt_avx512_emulated) take most of an install; on the 2-core
+# Extension modules compiled side by side.  The four kernel builds (build_portable,
+# build_avx2, build_avx512, build_avx512_emulated) take most of an install; on the 2-core
 # Zen 3 VM the C compilation took 257 s one module at a time and 170 s two at a time.
 # At most 4 at once: each compiler takes several hundred MiB, and past the four kernel
 # builds there is little left to overlap.
@@ -152,7 +165,7 @@ class ParallelBuildExt(build_ext):
 
 setup(
     ext_modules=cythonize(
-        [extension(name) for name in CYTHON_MODULES],
+        [extension(path) for path in CYTHON_MODULES],
         compiler_directives=directives,
         include_path=[HERE],
         nthreads=BUILD_JOBS,

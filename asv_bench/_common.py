@@ -127,7 +127,7 @@ def interleaved_medians(funcs, min_rounds=15, budget=0.05, max_rounds=1001, warm
 
 def empty_like_kernel_rows(a):
     """An uninitialised array like a, placed as ntt_cy places its own results (64-byte
-    aligned, page start) where the commit has ntt_cy._aligned, else np.empty_like."""
+    aligned, page start) where the commit has ntt_cy._support.aligned, else np.empty_like."""
     try:
         aligned_empty = ntt_cy_attr("_aligned.aligned_empty")
     except NotImplementedError:

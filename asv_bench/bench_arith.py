@@ -1,7 +1,7 @@
 """Vectorised reduction primitives on their own (element-wise modular products).
 
-These live in private extension modules (``ntt_cy._ntt.pointwise_mul``,
-``ntt_cy._vecarith.mul_mod``); commits without them skip these benchmarks.
+These live in private extension modules (``ntt_cy._kernels.active.pointwise_mul``,
+``ntt_cy._kernels.elementwise.mul_mod``); commits without them skip these benchmarks.
 """
 import numpy as np
 

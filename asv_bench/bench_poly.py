@@ -173,7 +173,7 @@ class PolymulMemory:
         result = {}
 
         def measured_call():
-            # a fresh thread has no scratch buffers yet (ntt_cy._scratch keeps them
+            # a fresh thread has no scratch buffers yet (ntt_cy._support.scratch keeps them
             # per thread), so the ones this call needs count in the peak
             result["out"] = self.polymul(self.a, self.b, self.m, kind="linear", workers=1)
 

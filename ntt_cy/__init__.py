@@ -1,10 +1,10 @@
 """ntt_cy: exact number-theoretic transforms and modular polynomial arithmetic."""
 __version__ = "0.1.0"
 
-from ntt_cy._openmp_env import short_spin_while_loading
+from ntt_cy._support.openmp_env import short_spin_while_loading
 
 with short_spin_while_loading():   # the kernel modules load libgomp: see _openmp_env
-    from ntt_cy._config import show_config
+    from ntt_cy._support.config import show_config
     from ntt_cy.bigint import bigmul
     from ntt_cy.plan import NTTPlan
     from ntt_cy.poly import convolve, polymul

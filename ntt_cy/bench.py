@@ -478,7 +478,7 @@ def load_warning(cores: int) -> str | None:
 
 
 def thread_counts() -> list:
-    from ntt_cy._threads import cpu_count
+    from ntt_cy._support.threads import cpu_count
 
     cores = cpu_count()
     return [1, cores] if cores > 1 else [1]
@@ -659,7 +659,7 @@ def format_table(rows, threads) -> str:
 def _build_config() -> dict:
     """ntt_cy's show_config() fields; never fails the benchmark."""
     try:
-        from ntt_cy._config import config
+        from ntt_cy._support.config import config
 
         return {k: str(v) for k, v in config().items()}
     except Exception as exc:  # e.g. a half-installed optional GPU package

@@ -4,7 +4,7 @@
 polynomials X, Y with x = X(2^(8w)).  Their linear product has coefficients below
 min(Lx, Ly) (2^(8w) - 1)^2, which k NTT primes with a larger product determine
 exactly.  Per prime: two forward transforms (one for a square), a pointwise product
-and one inverse; then Garner digits, and one nogil pass (ntt_cy/_carry.pyx) adds
+and one inverse; then Garner digits, and one nogil pass (ntt_cy/_kernels/crt/carry.pyx) adds
 the coefficients into w-byte limbs with carries; int.from_bytes rebuilds the result.
 With ~30-bit (uint32) primes and operands of comparable size, the transforms and the
 digits are one kernel call (CRTProduct32.digits, vectorised digits); otherwise each
@@ -25,10 +25,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from ntt_cy import _carry
-from ntt_cy._threads import effective_threads, requested_workers
-from ntt_cy.crt import U32, U64, basis_for, lane_costs
-from ntt_cy._scratch import scratch
+from ntt_cy._kernels.crt import carry as _carry
+from ntt_cy._support.threads import effective_threads, requested_workers
+from ntt_cy._crt import U32, U64, basis_for, lane_costs
+from ntt_cy._support.scratch import scratch
 from ntt_cy.poly import _next_pow2, _padded_lengths, crt_residues
 
 __all__ = ["bigmul"]

@@ -75,7 +75,7 @@ class Progress:
 
 
 def _workers(text: str):
-    from ntt_cy._threads import check_workers
+    from ntt_cy._support.threads import check_workers
 
     try:
         value = int(text)
@@ -471,7 +471,7 @@ def cmd_demo(repeat, workers, seed) -> int:
     print("  ".join("-" * w for w in widths))
     for r in rows:
         print(line(r))
-    from ntt_cy._threads import requested_workers
+    from ntt_cy._support.threads import requested_workers
 
     print(f"\nlinear products of two random degree-(n-1) polynomials, {requested_workers(workers)} "
           f"thread(s), seed {seed}; checks: exact Python-int schoolbook, or evaluation at "

@@ -6,12 +6,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from ntt_cy import _checks
-from ntt_cy import _ntt
-from ntt_cy._aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWIDDLES,
+from ntt_cy._support import checks as _checks
+from ntt_cy._kernels import active as _ntt
+from ntt_cy._support.aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWIDDLES,
                              TABLE_TAIL_BYTES, aligned_copy, aligned_empty)
-from ntt_cy._scratch import scratch
-from ntt_cy._threads import PARALLEL_MIN_ELEMENTS, check_workers, effective_threads
+from ntt_cy._support.scratch import scratch
+from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, effective_threads
 from ntt_cy.primes import root_of_unity
 
 __all__ = ["NTTPlan", "get_plan"]
@@ -40,7 +40,7 @@ def modulus_constants(p: int, dt: np.dtype, mont_bits: int | None = None) -> dic
 
 
 def float_twiddles(tw: np.ndarray, p: int) -> tuple:
-    """The double-precision operands of the AVX2 uint64 LAZY kernels (ntt_cy/_simd64_avx2.h):
+    """The double-precision operands of the AVX2 uint64 LAZY kernels (ntt_cy/_kernels/simd/ntt64/avx2.h):
     each twiddle w in [0, p) balanced into (-p/2, p/2] as a double, and that double / p.
 
     Exact for p < 2**51: the balanced values are integers below 2**50 in size, and
@@ -52,7 +52,7 @@ def float_twiddles(tw: np.ndarray, p: int) -> tuple:
 
 
 def table_page_offset(key: str) -> int:
-    """Where in a page a table starts (see ntt_cy/_aligned.pyx): the stage twiddles
+    """Where in a page a table starts (see ntt_cy/_support/aligned.pyx): the stage twiddles
     and their quotients apart from each other and from the data, so a radix-4 group's
     ten streams do not share one L1 set."""
     if key.startswith(("twist", "untwist")):

@@ -1,12 +1,12 @@
 """polymul / convolve: exact polynomial products modulo any integer m >= 1.
 
 Paths, chosen per call:
-  schoolbook   small inputs (quadratic, nogil, ntt_cy/_schoolbook.pyx) when the cost
+  schoolbook   small inputs (quadratic, nogil, ntt_cy/_kernels/schoolbook.pyx) when the cost
                model below says it beats the transforms;
   direct       m is a prime < 2**64 with 2-adicity >= log2(transform length): three
                transforms modulo m itself;
   CRT          any other m: the exact integer product through several NTT primes and
-               Garner (ntt_cy/crt.py), then reduced modulo m.  This covers composite
+               Garner (ntt_cy/_crt.py), then reduced modulo m.  This covers composite
                and even moduli, powers of two, non-friendly primes (10**9+7, 10**18+9)
                and moduli >= 2**64 (Python ints, object output).
 cyclic / negacyclic products of a power-of-two length the primes support use
@@ -19,12 +19,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from ntt_cy import _checks, _ntt, _residues, _schoolbook, _wide
-from ntt_cy._aligned import aligned_empty
-from ntt_cy._scratch import scratch
-from ntt_cy._threads import (PARALLEL_MIN_ELEMENTS, check_workers, effective_threads,
+from ntt_cy._support import checks as _checks
+from ntt_cy._kernels import active as _ntt
+from ntt_cy._kernels.crt import residues as _residues
+from ntt_cy._kernels import schoolbook as _schoolbook
+from ntt_cy._kernels.crt import wide as _wide
+from ntt_cy._support.aligned import aligned_empty
+from ntt_cy._support.scratch import scratch
+from ntt_cy._support.threads import (PARALLEL_MIN_ELEMENTS, check_workers, effective_threads,
                              requested_workers, resolve_workers)
-from ntt_cy.crt import choose_basis, lane_costs, transform_costs, wide32_basis
+from ntt_cy._crt import choose_basis, lane_costs, transform_costs, wide32_basis
 from ntt_cy.plan import get_plan, modulus_constants
 from ntt_cy.transforms import _check_backend
 from ntt_cy.primes import is_prime, two_adicity
@@ -161,7 +165,7 @@ convolve = polymul
 # ~0.35 MB at N = 4096), as many as the plan cache (_plan) keeps.
 _SINGLE_ROW_LIMIT = 128
 _single_rows = {}
-_WRAPS = {"linear": 0, "cyclic": 1, "negacyclic": 2}   # _single_row.pxd's LINEAR, ...
+_WRAPS = {"linear": 0, "cyclic": 1, "negacyclic": 2}   # ntt_cy/_kernels/ntt/single_row.pxd's LINEAR, ...
 
 
 def _single_row(a, b, m, kind, workers):
@@ -556,7 +560,7 @@ def _load(X2, plan, N, reduce, threads, dst=None):
 
 
 # The transforms run on arrays built here, values known to lie in [0, p): the
-# kernels the plans dispatch to (ntt_cy._ntt) are called directly, in place,
+# kernels the plans dispatch to (ntt_cy._kernels.active) are called directly, in place,
 # bit-reversed order between forward and inverse; this skips plan.forward's
 # validation passes (~10 us a call, most of a small product's time).
 def _forward(plan, x, threads):

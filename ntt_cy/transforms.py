@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ntt_cy import _checks
-from ntt_cy._threads import PARALLEL_MIN_ELEMENTS, check_workers
+from ntt_cy._support import checks as _checks
+from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers
 from ntt_cy.plan import _cached_plan, get_plan
 
 

@@ -13,7 +13,7 @@ REFERENCE_PRIMES = [
 PRIME_BELOW_2_62 = ntt_primes(62, 32, 1)[0]
 PRIME_BELOW_2_63 = ntt_primes(63, 32, 1)[0]
 # The edges of the AVX2 build's double-precision uint64 kernels (p < 2^51 - 2^29,
-# ntt_cy/_simd64_avx2.h): the largest NTT prime below the bound (2-adicity 20) and the
+# ntt_cy/_kernels/simd/ntt64/avx2.h): the largest NTT prime below the bound (2-adicity 20) and the
 # smallest above it (2-adicity 24, integer kernels).
 FLOAT_PATH_TOP = 2251799235919873
 FLOAT_PATH_ABOVE = 2251799394254849

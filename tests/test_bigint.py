@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import ntt_cy
 import ntt_cy.bigint as bigint
 from ntt_cy.bigint import bigmul, ntt_multiply
-from ntt_cy.crt import U32, U64
+from ntt_cy._crt import U32, U64
 
 import flint  # test dependency (pip install -e ".[test]"): the independent oracle
 

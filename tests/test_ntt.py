@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 import ntt_cy
-from ntt_cy import _ntt
-from ntt_cy._checks import check_reduction
-from ntt_cy._isa import checkable_isas, load
+from ntt_cy._kernels import active as _ntt
+from ntt_cy._support.checks import check_reduction
+from ntt_cy._support.isa import checkable_isas, load
 from ntt_cy.plan import get_plan, modulus_constants
 from ntt_oracle import (FLOAT_PATH_TOP, LARGEST_PRIMES, PAST_FLOAT_PATH, REFERENCE_PRIMES,
                         bit_reverse_permutation, cyclic_convolution, dft, ntt_fast)
@@ -490,7 +490,7 @@ def test_padded_product_equals_its_three_steps(isa, p, lanes):
 def test_padded_products_are_padded_product_per_prime(isa, lanes):
     # PaddedProducts.run == padded_product (factor n^-1) on each prime's own rows;
     # squaring; values up to p - 1; a value >= its prime refused
-    from ntt_cy import crt
+    from ntt_cy import _crt as crt
 
     kernels = load(isa)
     primes = crt.prime_pool(np.dtype(lanes), 20, 5)

@@ -8,7 +8,7 @@ import pytest
 
 import ntt_cy
 from ntt_cy import NTTPlan
-from ntt_cy._threads import PARALLEL_MIN_ELEMENTS, effective_threads, resolve_workers
+from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, effective_threads, resolve_workers
 from ntt_cy.plan import get_plan
 
 P = 998244353
@@ -88,7 +88,7 @@ def test_one_plan_from_four_python_threads():
 
 
 def test_unscaled_inverse_kernel_leaves_out_n_inverse():
-    from ntt_cy import _ntt
+    from ntt_cy._kernels import active as _ntt
     p, n = 998244353, 1024
     plan = NTTPlan(n, p)
     a = np.random.default_rng(0).integers(0, p, (2, n)).astype(np.uint32)
@@ -106,7 +106,7 @@ def test_unscaled_inverse_kernel_leaves_out_n_inverse():
 @pytest.mark.parametrize("p", [7340033, 1337006139375617, 2251799235919873])
 def test_float_twiddles_are_balanced_exact_doubles(p):
     # The AVX2 uint64 kernels' error bound assumes integers |w| <= (p-1)/2 held exactly
-    # and w / p correctly rounded (ntt_cy/_simd64_avx2.h).
+    # and w / p correctly rounded (ntt_cy/_kernels/simd/ntt64/avx2.h).
     from fractions import Fraction
     from ntt_cy.plan import float_twiddles
     tw = np.array([0, 1, (p - 1) // 2, (p + 1) // 2, p - 1] +
@@ -122,7 +122,7 @@ def test_float_twiddles_are_balanced_exact_doubles(p):
 
 
 def test_float_tables_only_where_the_build_computes_in_doubles():
-    from ntt_cy import _ntt
+    from ntt_cy._kernels import active as _ntt
     bound = 2**51 - 2**29
     wanted = _ntt.ACTIVE_ISA == "avx2"
     for p in (3, 1337006139375617, bound - 1):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import ntt_cy
 import ntt_cy.poly as poly
-from ntt_cy import crt
+from ntt_cy import _crt as crt
 from ntt_cy.poly import convolve, polymul
 
 import flint  # test dependency (pip install -e ".[test]"): the independent oracle
@@ -549,7 +549,7 @@ def test_single_row_routes_are_prepared(m, na, nb, kind, monkeypatch):
     # the routes depend on the measured kernel costs: pinned at the vector builds'
     # (the portable build's uint64 lanes cost ~1.4x its uint32 ones, not ~4.5x, and its
     # transforms ~6x theirs, which moves the CRT primes and the schoolbook's crossover)
-    monkeypatch.setattr(ntt_cy.crt, "transform_costs", lambda: (0.18, 4.5))
+    monkeypatch.setattr(ntt_cy._crt, "transform_costs", lambda: (0.18, 4.5))
     monkeypatch.setattr(poly, "transform_costs", lambda: (0.18, 4.5))
     poly.clear_route_caches()
     try:
@@ -688,7 +688,7 @@ def test_lists_and_tuples_take_the_single_row_route(m, kind, monkeypatch):
 
 
 def test_single_row_operand_reads_only_integer_rows():
-    from ntt_cy._checks import single_row_operand
+    from ntt_cy._support.checks import single_row_operand
 
     limit = 100
     assert single_row_operand([1, 2, 3], limit).dtype == np.int64

@@ -24,7 +24,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from .._checks import check_out, normalize_axis
+from .._support.checks import check_out, normalize_axis
 from ._arrays import device_view, is_device_array
 from ._driver import CudaUnavailableError, activated, is_available
 from ._validate import (

@@ -1,10 +1,10 @@
-"""Argument checks of the CUDA path: the CPU path's rules and messages (ntt_cy._checks),
+"""Argument checks of the CUDA path: the CPU path's rules and messages (ntt_cy._support.checks),
 plus what only the GPU path needs (its "auto" family, device-array dtypes)."""
 from __future__ import annotations
 
 import numpy as np
 
-from .. import _checks
+from .._support import checks as _checks
 
 __all__ = [
     "POLY_KINDS",

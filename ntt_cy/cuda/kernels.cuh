@@ -1,5 +1,5 @@
 // The list of kernels and the block-program runner shared by ntt.cu (device) and the host
-// harness (tools/cuda_host_harness.cpp), so the GPU and the host run the same code.
+// harness (tests/cuda/host_harness.cpp), so the GPU and the host run the same code.
 //
 // A block program P has
 //   P(const Args& args, u64 block)             per-block set-up

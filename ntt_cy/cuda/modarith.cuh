@@ -2,7 +2,7 @@
 //
 // Everything here is `__host__ __device__` and also compiles as plain C++ (g++/clang++),
 // so the same code is checked on a machine without a GPU (tests/test_cuda_host.py builds
-// tools/cuda_host_harness.cpp against it).  Each helper states its exact input and output
+// tests/cuda/host_harness.cpp against it).  Each helper states its exact input and output
 // ranges and the modulus bound under which they hold.  "w" is the lane width in bits
 // (32 for uint32 lanes, 64 for uint64 lanes).
 //

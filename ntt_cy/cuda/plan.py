@@ -10,7 +10,7 @@ import numpy as np
 from ..plan import _plan_from_parameters
 from ..primes import root_of_unity
 from . import _driver
-from .._checks import normalize_axis
+from .._support.checks import normalize_axis
 from ._arrays import device_view, is_device_array, new_gpuarray
 from ._validate import (
     as_lane_array,

@@ -2,7 +2,7 @@
 
 Every GPU operation of ntt_cy.cuda is a list of `Launch` records (kernel name, grid, block,
 dynamic shared bytes, argument record) built here from device addresses.  The PyCUDA
-backend runs them on a GPU; the host harness (tools/cuda_host_harness.cpp) runs the very
+backend runs them on a GPU; the host harness (tests/cuda/host_harness.cpp) runs the very
 same lists serially on the CPU, which is how tests check them without a GPU.
 
 Transform passes (see transform_pass.cuh): the stages of a 2^log_n transform are split into

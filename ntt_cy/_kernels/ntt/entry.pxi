@@ -1,0 +1,161 @@
+# The Python-facing transform entry points: TransformTables (a plan's tables in one
+# family), forward / inverse over rows, and transform_row (one small row, one call).
+
+cdef class TransformTables:
+    """Twiddle tables of one plan in one reduction family (owns the arrays)."""
+    cdef Tables c
+    cdef readonly object arrays   # keeps the numpy buffers alive
+    cdef readonly str family
+    cdef readonly Py_ssize_t n
+    cdef readonly int lane_bytes   # 4 (uint32 lanes) or 8 (uint64)
+
+    def __init__(self, str family, dict modulus, dict arrays, Py_ssize_t n,
+                 uint64_t scale, uint64_t scale_q):
+        self.family = family
+        self.n = n
+        self.arrays = arrays
+        self.lane_bytes = arrays["fwd_tw"].dtype.itemsize
+        self.c.family = FAMILY_CODES[family]
+        self.c.mod = modulus
+        self.c.fwd = _twiddles(arrays, "fwd_tw")
+        self.c.inv = _twiddles(arrays, "inv_tw")
+        self.c.twist = _twiddles(arrays, "twist")
+        self.c.untwist = _twiddles(arrays, "untwist")
+        self.c.bitrev = <const uint32_t*>_pointer(arrays, "bitrev")
+        self.c.scale = scale
+        self.c.scale_q = scale_q
+
+
+cdef Twiddles _twiddles(dict arrays, str key) except *:
+    # The tables key (family form), key_q (Shoup quotients), key_f and key_fq (the
+    # double-precision pair, see ntt_simd64_float_twiddles) of one twiddle set.  The
+    # vector kernels read one vector past the stage tables (ntt_w32_twiddle_at).
+    cdef Twiddles tw
+    for name in (key, key + "_q"):
+        if name in arrays and readable_tail(arrays[name]) < TABLE_TAIL_BYTES:
+            raise ValueError(f"internal: table {name} needs {TABLE_TAIL_BYTES} readable bytes "
+                             "past its end (ntt_cy._support.aligned.aligned_copy's tail)")
+    tw.w = _pointer(arrays, key)
+    tw.q = _pointer(arrays, key + "_q")
+    tw.f = <const double*>_pointer(arrays, key + "_f")
+    tw.fq = <const double*>_pointer(arrays, key + "_fq")
+    if (tw.f == NULL) != (tw.fq == NULL):
+        raise ValueError(f"internal: {key}_f and {key}_fq come together")
+    return tw
+
+
+cdef void* _pointer(dict arrays, str key) except? NULL:
+    arr = arrays.get(key)
+    if arr is None:
+        return NULL
+    if not arr.flags.c_contiguous:
+        raise ValueError(f"table {key} must be C-contiguous")
+    return <void*><size_t>arr.ctypes.data
+
+
+def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+            int threads, bint natural, bint reduced=True):
+    """Forward NTT of every row of src into dst (dst may be src); returns the largest
+    value of src when dst is not src (0 in place).  # IN/OUT
+
+    Callers may skip their own range check when dst is not the caller's memory: a
+    returned maximum >= p means dst is meaningless (computed without fault).  On cyclic
+    plans the copy made by the first sweep finds the maximum, on negacyclic ones a read
+    pass of its own.
+
+    reduced=False (bit-reversed output only) skips the LAZY family's final fold:
+    values stay in [0, 2p), which pointwise_mul accepts on uint32 lanes (a*b < 4p^2
+    < p*2^32 keeps its Montgomery products exact); other families give [0, p) anyway."""
+    if not reduced and natural:
+        raise ValueError("reduced=False needs bit-reversed output")
+    return _run(src, dst, tables, threads, natural, True, reduced)
+
+
+def transform_row(x, TransformTables tables, bint is_forward):
+    """The forward transform (natural order, values in [0, p)) or the normalised
+    inverse of one row, on one thread, straight from the caller's 1-D array into a
+    fresh 64-byte aligned result (NTTPlan._single_row: a small transform's Python
+    layers cost more than its butterflies).  None (nothing returned) when x is not an
+    array row_width takes at the tables' lane width, has another length than n, or
+    holds a value >= p (the general route then raises).  An array of the other
+    width (numpy's default int64 where p < 2^32) is first copied into the result,
+    checked, and transformed there in place."""
+    cdef const Tables* t = &tables.c
+    cdef int width = row_width(x, t.mod.p), lanes = tables.lane_bytes
+    cdef Py_ssize_t n = tables.n
+    if width == 0 or cnp.PyArray_DIM(<cnp.ndarray>x, 0) != n:
+        return None
+    cdef const void* src = cnp.PyArray_DATA(<cnp.ndarray>x)
+    cdef cnp.npy_intp length = n
+    cdef cnp.ndarray out = aligned_new(1, &length, cnp.NPY_UINT32 if lanes == 4 else cnp.NPY_UINT64,
+                                       lanes, 0, 0)
+    cdef void* dst = cnp.PyArray_DATA(out)
+    cdef uint64_t seen[SLOT]
+    cdef uint64_t top = 0
+    memset(seen, 0, sizeof(seen))
+    if width != lanes:
+        # in place, the kernels' own report of the largest value is not one of x's
+        load_lanes(src, width, n, dst, lanes, 1, &top)
+        if top >= t.mod.p:
+            return None
+        src = dst
+    with nogil:
+        if lanes == 4 and is_forward:
+            forward_row(<const uint32_t*>src, <uint32_t*>dst, n, t, 1, True, True, seen)
+        elif lanes == 4:
+            inverse_row(<const uint32_t*>src, <uint32_t*>dst, n, t, 1, True, True, NULL, 0,
+                        False, seen)
+        elif is_forward:
+            forward_row(<const uint64_t*>src, <uint64_t*>dst, n, t, 1, True, True, seen)
+        else:
+            inverse_row(<const uint64_t*>src, <uint64_t*>dst, n, t, 1, True, True, NULL, 0,
+                        False, seen)
+    return out if src == dst or seen[0] < t.mod.p else None
+
+
+def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+            int threads, bint natural, bint scaled=True):
+    """Inverse NTT of every row of src into dst (dst may be src); normalised unless
+    scaled=False (cyclic plans only: the caller applies n^-1 itself).  Returns the
+    largest value of src when dst is not src (0 in place), found as src is copied: a
+    value >= p means dst is meaningless (computed without fault), as for forward."""
+    if not scaled and tables.c.twist.w != NULL:
+        raise ValueError("scaled=False needs a cyclic plan")
+    return _run(src, dst, tables, threads, natural, False, scaled)
+
+
+cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+                   int threads, bint natural, bint is_forward, bint finish) except? 0:
+    # finish: forward -> fold to [0, p) (`reduced`); inverse -> scale by n^-1 (`scaled`).
+    # Returns the largest value of src when dst is not src (0 in place).
+    cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r, k
+    cdef const Tables* t = &tables.c
+    if n != tables.n or dst.shape[0] != rows or dst.shape[1] != n:
+        raise ValueError("internal: array shape does not match the plan")
+    if rows == 0:
+        return 0
+    cdef const lane_t* s = &src[0, 0]
+    cdef lane_t* d = &dst[0, 0]
+    # one largest-value slot per thread, kept across the rows that thread does
+    cdef int slots = threads if threads > 1 else 1
+    cdef uint64_t* seen = _seen_slots(threads)
+    cdef uint64_t top = 0
+    with nogil:
+        if threads > 1 and rows >= threads:
+            for r in prange(rows, num_threads=threads, schedule="static"):
+                if is_forward:
+                    forward_row(s + r * n, d + r * n, n, t, 1, natural, finish, seen + SLOT * threadid())
+                else:
+                    inverse_row(s + r * n, d + r * n, n, t, 1, natural, finish, NULL, 0, False,
+                                seen + SLOT * threadid())
+        else:
+            for r in range(rows):
+                if is_forward:
+                    forward_row(s + r * n, d + r * n, n, t, threads, natural, finish, seen)
+                else:
+                    inverse_row(s + r * n, d + r * n, n, t, threads, natural, finish, NULL, 0,
+                                False, seen)
+        for k in range(slots):
+            top = seen[k * SLOT] if seen[k * SLOT] > top else top
+    free(seen)
+    return top

@@ -1,0 +1,359 @@
+# Zero-padded transforms and whole products in one call: forward_padded,
+# padded_product, PaddedProducts (every CRT prime's product) and the single-row
+# products (SingleRowProduct, SingleRowWrapped) that poly's small calls use.
+
+def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+                   int threads, bint reduced=True, bint reduce_src=False):
+    """Forward NTT (bit-reversed order) of every row of src zero-padded to the plan's
+    length n, into dst (R, n); returns the largest value of src.
+    # IN src (R, m <= n/2), values < p (any with reduce_src); OUT dst
+
+    The zero half is never materialised: the first two stages read src directly.
+    The callers may skip their own range check: if the returned maximum is >= p,
+    dst is meaningless (but was computed without fault) and the caller reduces
+    src and starts again.  reduce_src (uint32 lanes, p < 2^31): every value (uint64
+    ones whole) is reduced mod p as it is read, and the maximum is only reported.
+    reduced=False as in forward()."""
+    _check_padded(src.shape[0], src.shape[1], dst.shape[0], dst.shape[1], tables)
+    if src.shape[0] == 0:
+        return 0
+    cdef uint64_t* seen = _seen_slots(threads)
+    cdef uint64_t top
+    with nogil:
+        top = forward_padded_rows(&src[0, 0] if src.shape[1] else NULL, src.shape[0],
+                                  src.shape[1], &dst[0, 0], dst.shape[1], &tables.c, threads,
+                                  reduced, reduce_src, seen, False)
+    free(seen)
+    return top
+
+
+def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:, ::1] dst,
+                   lane_t[:, ::1] work, TransformTables tables, int threads, uint64_t factor,
+                   bint reduce_src=False):
+    """dst <- factor times the cyclic convolution of the rows of a and b zero-padded to
+    the plan's length n (factor = n^-1: the plain convolution), in natural order; returns
+    the largest value of a and b.   # IN a, b (R, <= n/2), values < p; OUT dst; work
+    (R, n) scratch
+
+    forward_padded of both (b may be a: squaring, one transform), the product taken
+    inside the unscaled inverse (pointwise_inverse): one call instead of three.  As in
+    forward_padded, a returned maximum >= p means dst is meaningless (computed without
+    fault); reduce_src as in forward_padded.  Cyclic plans; pointwise ranges as
+    pointwise_mul."""
+    cdef Py_ssize_t rows = a.shape[0], n = dst.shape[1]
+    _check_padded(rows, a.shape[1], dst.shape[0], n, tables)
+    _check_padded(b.shape[0], b.shape[1], dst.shape[0], n, tables)
+    if work.shape[0] != rows or work.shape[1] != n:
+        raise ValueError("internal: padded_product work shape differs")
+    if rows == 0:
+        return 0
+    cdef bint square = (a.shape[1] == b.shape[1] and
+                        (a.shape[1] == 0 or &a[0, 0] == &b[0, 0]))
+    cdef lane_t c = <lane_t>pointwise_constant(&tables.c.mod, factor, 8 * sizeof(lane_t))
+    cdef uint64_t* seen = _seen_slots(threads)
+    cdef uint64_t top
+    with nogil:
+        top = padded_product_rows(&a[0, 0] if a.shape[1] else NULL,
+                                  &b[0, 0] if b.shape[1] else NULL, square,
+                                  rows, a.shape[1], b.shape[1], &dst[0, 0], &work[0, 0], n,
+                                  &tables.c, threads, c, reduce_src, seen)
+    free(seen)
+    return top
+
+
+cdef class SingleRowProduct:
+    """padded_product for one row of lengths na, nb of each operand mod the tables'
+    prime p, straight from the caller's 1-D arrays into a fresh result of their
+    na + nb - 1 product coefficients (poly._single_row: a small product's Python
+    layers cost more than its transforms); wrap CYCLIC / NEGACYCLIC (na == nb): the
+    product modulo x^na -/+ 1 folded from the linear one.  tables: a cyclic plan's,
+    of length n >= 8 and >= 2 max(na, nb)."""
+    cdef TransformTables tables
+    cdef uint64_t c                 # pointwise_constant(n^-1) at the lane width
+    cdef int lane                   # lane bytes: 4 or 8
+    cdef int wrap
+    cdef readonly Py_ssize_t n, na, nb
+
+    def __init__(self, TransformTables tables, Py_ssize_t na, Py_ssize_t nb,
+                 int wrap=LINEAR):
+        if tables.c.twist.w != NULL or tables.n < 8 or not valid_shape(na, nb, wrap) \
+                or 2 * max(na, nb) > tables.n:
+            raise ValueError("internal: SingleRowProduct needs a cyclic plan, n >= 8, "
+                             "1 <= na, nb <= n/2, and na == nb to wrap")
+        self.tables, self.n, self.na, self.nb, self.wrap = tables, tables.n, na, nb, wrap
+        self.lane = tables.lane_bytes
+        self.c = pointwise_constant(&tables.c.mod, pow(self.n, -1, tables.c.mod.p),
+                                    8 * self.lane)
+
+    def product(self, a, b):
+        """a * b mod p, uint32 for p < 2^32, else uint64; None (nothing computed) when
+        an operand is not an array row_width takes, has another length, or holds a
+        value >= p (padded_product reports the largest it read)."""
+        cdef uint64_t p = self.tables.c.mod.p
+        cdef Py_ssize_t na = self.na, nb = self.nb, n = self.n
+        cdef int width = operand_width(a, b, p, na, nb)
+        if width == 0:
+            return None
+        cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
+        cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)
+        cdef bint square = pa == pb and na == nb
+        cdef void* rows = aligned_scratch(2 * n * self.lane)   # the product's, then work
+        if rows == NULL:
+            raise MemoryError()
+        cdef uint64_t seen[SLOT]
+        cdef uint64_t top
+        cdef const Tables* t = &self.tables.c
+        memset(seen, 0, sizeof(seen))
+        try:
+            with nogil:
+                if self.lane == 4 and width == 4:
+                    top = padded_product_rows(<const uint32_t*>pa, <const uint32_t*>pb, square,
+                                              1, na, nb, <uint32_t*>rows, <uint32_t*>rows + n,
+                                              n, t, 1, <uint32_t>self.c, False, seen)
+                elif self.lane == 4:
+                    top = padded_product_rows(<const uint64_t*>pa, <const uint64_t*>pb, square,
+                                              1, na, nb, <uint32_t*>rows, <uint32_t*>rows + n,
+                                              n, t, 1, <uint32_t>self.c, False, seen)
+                elif width == 4:
+                    top = padded_product_rows(<const uint32_t*>pa, <const uint32_t*>pb, square,
+                                              1, na, nb, <uint64_t*>rows, <uint64_t*>rows + n,
+                                              n, t, 1, self.c, False, seen)
+                else:
+                    top = padded_product_rows(<const uint64_t*>pa, <const uint64_t*>pb, square,
+                                              1, na, nb, <uint64_t*>rows, <uint64_t*>rows + n,
+                                              n, t, 1, self.c, False, seen)
+            if top >= p:
+                return None
+            if self.wrap != LINEAR:
+                fold_lanes(rows, self.lane, na, na + nb - 1, p, self.wrap)
+            count = na if self.wrap != LINEAR else na + nb - 1
+            out = new_row(count, 4 if p < (<uint64_t>1 << 32) else 8)
+            copy_lanes(rows, self.lane, cnp.PyArray_DATA(<cnp.ndarray>out),
+                       cnp.PyArray_ITEMSIZE(<cnp.ndarray>out), count)
+            return out
+        finally:
+            free(rows)
+
+
+cdef class SingleRowWrapped:
+    """The cyclic or negacyclic product of one row of n values of each operand mod the
+    tables' prime p, by transforms of length n (the tables' plan is of that kind):
+    both operands loaded into the transform rows (32- or 64-bit values, their largest
+    noted), both forward transforms in place, the product taken inside the inverse,
+    into a fresh result (poly._single_row).  Cyclic: n^-1 folded into the product,
+    the inverse unscaled; negacyclic: the inverse scales and untwists."""
+    cdef TransformTables tables
+    cdef uint64_t c                 # pointwise_constant(factor) at the lane width
+    cdef bint scaled
+    cdef readonly Py_ssize_t n
+
+    def __init__(self, TransformTables tables):
+        self.tables, self.n = tables, tables.n
+        self.scaled = tables.c.twist.w != NULL
+        factor = 1 if self.scaled else pow(self.n, -1, tables.c.mod.p)
+        self.c = pointwise_constant(&tables.c.mod, factor, 8 * tables.lane_bytes)
+
+    def product(self, a, b):
+        """a * b mod (x^n -/+ 1, p): uint32 for p < 2^32, else uint64; None (nothing
+        computed) when an operand is not an array row_width takes, has another length
+        than n, or holds a value >= p."""
+        cdef const Tables* t = &self.tables.c
+        cdef int lane = self.tables.lane_bytes
+        cdef Py_ssize_t n = self.n
+        cdef int width = operand_width(a, b, t.mod.p, n, n)
+        if width == 0:
+            return None
+        cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
+        cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)
+        cdef bint square = pa == pb
+        cdef char* rows = <char*>aligned_scratch(2 * n * lane)   # a's transform, then b's
+        if rows == NULL:
+            raise MemoryError()
+        cdef uint64_t top = 0
+        try:
+            with nogil:
+                load_lanes(pa, width, n, rows, lane, 1, &top)
+                if not square:
+                    load_lanes(pb, width, n, rows + n * lane, lane, 1, &top)
+                if top < t.mod.p:
+                    if lane == 4:
+                        wrapped_product(<uint32_t*>rows, square, n, t, <uint32_t>self.c,
+                                        self.scaled)
+                    else:
+                        wrapped_product(<uint64_t*>rows, square, n, t, self.c, self.scaled)
+            if top >= t.mod.p:
+                return None
+            out = new_row(n, 4 if t.mod.p < (<uint64_t>1 << 32) else 8)
+            copy_lanes(rows, lane, cnp.PyArray_DATA(<cnp.ndarray>out),
+                       cnp.PyArray_ITEMSIZE(<cnp.ndarray>out), n)
+            return out
+        finally:
+            free(rows)
+
+
+cdef void wrapped_product(lane_t* rows, bint square, Py_ssize_t n, const Tables* t, lane_t c,
+                          bint scaled) noexcept nogil:
+    # rows[0:n] <- the product of rows[0:n] and rows[n:2n] (values in [0, p); squaring:
+    # rows[0:n] by itself), mod x^n -/+ 1 as t's plan is cyclic or negacyclic.  As
+    # _prime_product does it: uint32 lanes leave the LAZY forward's [0, 2p) for the
+    # product, which takes it (see forward).
+    cdef bint reduced = sizeof(lane_t) != 4
+    cdef uint64_t seen[SLOT]   # (in place, the forward reports nothing here)
+    memset(seen, 0, sizeof(seen))
+    forward_row(rows, rows, n, t, 1, False, reduced, seen)
+    if not square:
+        forward_row(rows + n, rows + n, n, t, 1, False, reduced, seen)
+    pointwise_inverse_rows(rows, rows if square else rows + n, 1, n, t, 1, c, scaled, False)
+
+
+cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint square,
+                                  Py_ssize_t rows, Py_ssize_t ma, Py_ssize_t mb, lane_t* d,
+                                  lane_t* w, Py_ssize_t n, const Tables* t, int threads,
+                                  lane_t c, bint reduce_src, uint64_t* seen) noexcept nogil:
+    # padded_product on pointers (shapes checked by the caller; square: pb is pa);
+    # c = pointwise_constant(factor); seen: _seen_slots(threads), left dirty.  Returns
+    # the largest source value.
+    cdef uint64_t top, top_b = 0
+    # uint32 lanes: the LAZY forward's [0, 2p) goes to the product unreduced
+    cdef bint reduced = sizeof(lane_t) != 4
+    # the transforms never leave this call: their order only has to agree
+    cdef bint tiled = tiled_order(d, n, threads)
+    top = forward_padded_rows(pa, rows, ma, d, n, t, threads, reduced, reduce_src, seen, tiled)
+    if not square:
+        memset(seen, 0, (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t))
+        top_b = forward_padded_rows(pb, rows, mb, w, n, t, threads, reduced, reduce_src, seen,
+                                    tiled)
+    pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False, tiled)
+    return top if top >= top_b else top_b
+
+
+cdef class PaddedProducts:
+    """padded_product for every prime of a CRT basis in one call, each prime's operands
+    its own rows (residues): a product modulo a multi-word m (crt.CRTBasis.padded_products,
+    cached per primes and length) pays for no per-prime Python call, which was most of a
+    small product's time (18 primes, n = 256).
+
+    tables: one cyclic TransformTables of length n per prime, all with the same lanes."""
+    cdef const Tables** t
+    cdef uint64_t* c               # pointwise constants, n^-1 folded in
+    cdef readonly tuple tables     # keeps t's tables alive
+    cdef readonly Py_ssize_t n, k
+    cdef readonly int lane_bytes
+
+    def __cinit__(self):
+        self.t = NULL
+        self.c = NULL
+
+    def __init__(self, tuple tables, const uint64_t[::1] primes):
+        cdef Py_ssize_t j, k = len(tables)
+        cdef TransformTables tt
+        if k < 1 or primes.shape[0] != k:
+            raise ValueError("internal: PaddedProducts needs a table per prime")
+        self.t = <const Tables**>calloc(k, sizeof(Tables*))
+        self.c = <uint64_t*>calloc(k, sizeof(uint64_t))
+        if self.t == NULL or self.c == NULL:
+            raise MemoryError()
+        self.tables, self.k = tables, k
+        self.n = (<TransformTables?>tables[0]).n
+        self.lane_bytes = (<TransformTables?>tables[0]).lane_bytes
+        for j in range(k):
+            tt = <TransformTables?>tables[j]
+            if tt.n != self.n or tt.c.mod.p != primes[j] or tt.c.twist.w != NULL \
+                    or tt.lane_bytes != self.lane_bytes or self.n < 8:
+                raise ValueError("internal: PaddedProducts needs cyclic tables of one length "
+                                 "(>= 8) and lane width, one per prime")
+            self.t[j] = &tt.c
+            self.c[j] = pointwise_constant(&tt.c.mod, pow(self.n, -1, primes[j]),
+                                           8 * self.lane_bytes)
+
+    def __dealloc__(self):
+        free(self.t)
+        free(self.c)
+
+    def run(self, const uint64_t[:, :, ::1] a, const uint64_t[:, :, ::1] b,
+            lane_t[:, :, ::1] products, lane_t[:, ::1] work, int threads):
+        """products[j] <- the cyclic convolution of the rows of a[j] and b[j] (b may be
+        a: squaring) zero-padded to n, mod primes[j].   # IN a (k, R, <= n/2), b (k, R,
+        <= n/2), a[j], b[j] < primes[j]; OUT products (k, R, n); work (R, n) scratch
+
+        ValueError (internal) when a value is not below its prime."""
+        cdef Py_ssize_t k = self.k, R = a.shape[1], ma = a.shape[2], mb = b.shape[2]
+        cdef Py_ssize_t n = self.n, j
+        if a.shape[0] != k or b.shape[0] != k or b.shape[1] != R \
+                or products.shape[0] != k or products.shape[1] != R or products.shape[2] != n \
+                or work.shape[0] != R or work.shape[1] != n or 2 * ma > n or 2 * mb > n \
+                or sizeof(lane_t) != self.lane_bytes:
+            raise ValueError("internal: PaddedProducts.run shapes differ")
+        check_threads(threads)
+        if R == 0:
+            return
+        cdef bint square = ma == mb and (ma == 0 or &a[0, 0, 0] == &b[0, 0, 0])
+        cdef size_t seen_bytes = (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t)
+        cdef uint64_t* seen = _seen_slots(threads)
+        cdef Py_ssize_t bad = -1    # the first prime that saw a value at or above it
+        try:
+            with nogil:
+                for j in range(k):
+                    memset(seen, 0, seen_bytes)
+                    if padded_product_rows(&a[j, 0, 0] if ma else NULL,
+                                           &b[j, 0, 0] if mb else NULL, square, R, ma, mb,
+                                           &products[j, 0, 0], &work[0, 0], n, self.t[j],
+                                           threads, <lane_t>self.c[j], False,
+                                           seen) >= self.t[j].mod.p:
+                        bad = j
+                        break
+        finally:
+            free(seen)
+        if bad >= 0:
+            raise ValueError("internal: PaddedProducts.run needs a[j], b[j] below primes[j]")
+
+
+cdef void _check_padded(Py_ssize_t rows, Py_ssize_t m, Py_ssize_t dst_rows, Py_ssize_t n,
+                        TransformTables tables) except *:
+    if n != tables.n or dst_rows != rows or n < 8 or 2 * m > n:
+        raise ValueError("internal: padded transforms need dst (R, n), n >= 8, src (R, <= n/2)")
+    if tables.c.twist.w != NULL:
+        raise ValueError("internal: padded transforms need a cyclic plan")
+
+
+cdef uint64_t* _seen_slots(int threads) except NULL:
+    # Zeroed largest-value slots of the forward kernels: one per thread (slot k at
+    # seen + k * SLOT, a cache line each: threads updating neighbours' lines row after
+    # row made a batch of short rows 1.5x slower on two threads), each kept across the
+    # rows that thread transforms.  The one check of the thread count for the entry
+    # points that take slots.
+    check_threads(threads)
+    cdef uint64_t* seen = <uint64_t*>calloc((threads if threads > 1 else 1) * SLOT,
+                                            sizeof(uint64_t))
+    if seen == NULL:
+        raise MemoryError()
+    return seen
+
+
+cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t m, lane_t* d,
+                                  Py_ssize_t n, const Tables* t, int threads, bint reduced,
+                                  bint reduce_src, uint64_t* seen, bint tiled) noexcept nogil:
+    # forward_padded on pointers (shapes checked by the caller); seen: _seen_slots(
+    # threads).  Returns the largest source value.
+    cdef Py_ssize_t r, c, k
+    cdef int slots = threads if threads > 1 else 1
+    cdef uint64_t top = 0
+    if threads > 1 and rows >= threads:
+        c = chunk_size(n, 1)
+        for r in prange(rows, num_threads=threads, schedule="static"):
+            forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
+                                seen + SLOT * threadid(), 0, 1, tiled)
+    else:
+        c = chunk_size(n, threads)
+        for r in range(rows):
+            if threads == 1:
+                forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
+                                    seen, 0, 1, tiled)
+            else:
+                with parallel(num_threads=threads):
+                    forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
+                                        seen + SLOT * threadid(), threadid(), threads, tiled)
+    for k in range(slots):
+        if seen[k * SLOT] > top:
+            top = seen[k * SLOT]
+    return top

@@ -1,4 +1,0 @@
-# AVX2 build of the transform and CRT kernels: only imported when the CPU has AVX2
-# (see ntt_cy/_isa.py); compile flags in setup.py.
-include "_ntt_impl.pxi"
-include "_garner_impl.pxi"
