@@ -44,22 +44,20 @@ class Case:
 
     @property
     def group(self) -> str:
-        """The series this case belongs to (table heading, JSON "case", one plot panel)."""
-        if self.op == "ntt":
-            batch = f" batch {self.rows} rows" if self.rows > 1 else ""
-            return f"forward NTT{batch} mod {self.modulus}"
-        if self.op == "polymul":
-            return f"polymul (linear) mod {self.modulus}"
-        return "bigmul (two N-bit ints)"
+        """The series this case belongs to (table heading, JSON "case"), modulus in full."""
+        return self._series_name(str(self.modulus))
 
     @property
     def title(self) -> str:
-        """The group in a few words, for a figure panel (moduli by their short names)."""
+        """The series for a figure panel: the modulus by its short name (modulus_label)."""
+        return self._series_name(modulus_label(self.modulus) if self.modulus else "")
+
+    def _series_name(self, modulus: str) -> str:
         if self.op == "ntt":
-            batch = f", {self.rows} rows" if self.rows > 1 else ""
-            return f"forward NTT{batch} mod {modulus_label(self.modulus)}"
+            batch = f" batch {self.rows} rows" if self.rows > 1 else ""
+            return f"forward NTT{batch} mod {modulus}"
         if self.op == "polymul":
-            return f"polymul mod {modulus_label(self.modulus)}"
+            return f"polymul (linear) mod {modulus}"
         return "bigmul (two N-bit ints)"
 
     @property

@@ -28,8 +28,9 @@ def test_titles_name_long_moduli_briefly():
     # the table heading keeps every digit; a figure panel's title stays short
     bn = Case("polymul", 64, cases.M_BN254)
     assert str(cases.M_BN254) in bn.group
-    assert bn.title == "polymul mod BN254's r (254 bits)"
-    assert Case("polymul", 64, cases.M61).title == "polymul mod 2^61 - 1"
-    assert Case("ntt", 16, cases.P30, rows=4).title == "forward NTT, 4 rows mod 998244353"
+    assert bn.title == "polymul (linear) mod BN254's r (254 bits)"
+    assert Case("polymul", 64, cases.M61).title == "polymul (linear) mod 2^61 - 1"
+    assert Case("ntt", 16, cases.P30, rows=4).title == "forward NTT batch 4 rows mod 998244353"
+    assert Case("bigmul", 1000).title == Case("bigmul", 1000).group
     assert cases.modulus_label(3 * 2**100 + 1) == "a 102-bit modulus"
-    assert max(len(c.title) for c in default_cases()) <= 40
+    assert max(len(c.title) for c in default_cases()) <= 42
