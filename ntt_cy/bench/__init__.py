@@ -1,6 +1,6 @@
 """`ntt-cy bench`: ntt_cy side by side with the libraries a user would pick instead.
 
-    python -m ntt_cy.bench [--quick] [--only ntt|polymul|bigmul] [--sizes 1024,2^17]
+    python -m ntt_cy.bench [--quick] [--only ntt,polymul,bigmul] [--sizes 1024,2^17]
                            [--bits 1e5,1e6] [--repeat 7] [--json FILE] [--plot FILE.png]
 
 In ONE process, every workload (cases.py) runs through ntt_cy and through each installed
@@ -37,7 +37,7 @@ from ntt_cy.bench.plot import plot as write_plot
 from ntt_cy.bench.report import build_config, format_table, results_json
 from ntt_cy.bench.runner import load_warning, run, thread_counts
 
-__all__ = ["main", "build_parser", "parse_sizes", "parse_bits", "Case", "Library",
+__all__ = ["main", "build_parser", "parse_sizes", "parse_bits", "parse_ops", "Case", "Library",
            "LIBRARIES", "default_cases", "run"]
 
 # Past these, one case needs more memory than a benchmark machine is assumed to have
@@ -81,6 +81,16 @@ def parse_sizes(text, limit=MAX_SIZE, what="sizes"):
     return out
 
 
+def parse_ops(text):
+    """'ntt,polymul' -> ("ntt", "polymul"): the operations --only keeps, each one of OPS."""
+    ops = tuple(dict.fromkeys(tok for tok in text.replace(" ", "").split(",") if tok))
+    unknown = [op for op in ops if op not in OPS]
+    if unknown or not ops:
+        raise argparse.ArgumentTypeError(f"invalid choice {text!r} (choose from "
+                                         f"{', '.join(OPS)}, or several joined by commas)")
+    return ops
+
+
 def _unwritable(path, plot=False):
     """Why `path` cannot take --json / --plot output, or "" (checked before the run)."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -106,7 +116,9 @@ def build_parser():
         prog="ntt-cy bench",
         description="Compare ntt_cy with python-flint, galois, sympy, numpy, CPython int and "
                     "gmpy2 on the same workloads in one process; answers are checked.")
-    ap.add_argument("--only", choices=OPS, help="run one kind of workload")
+    ap.add_argument("--only", type=parse_ops, metavar="|".join(OPS),
+                    help="run these kinds of workload only (one, or several joined by "
+                         "commas: ntt,polymul)")
     ap.add_argument("--sizes", type=parse_sizes,
                     help="ntt/polymul lengths, e.g. 1024,2^17 (default 2^10..2^20)")
     ap.add_argument("--bits", type=parse_bits,
@@ -147,12 +159,13 @@ def main(argv=None) -> int:
         if problem:
             print(f"error: {option} {path}: {problem}", file=sys.stderr)
             return 2
-    if args.only == "bigmul" and args.sizes is not None:
-        print("error: --sizes sets ntt/polymul lengths; bigmul takes --bits (e.g. --bits 1e6)",
+    if args.only and "bigmul" not in args.only and args.bits is not None:
+        only = ",".join(args.only)
+        print(f"error: --bits sets bigmul sizes; {only} takes --sizes (e.g. --sizes 2^17)",
               file=sys.stderr)
         return 2
-    if args.only in ("ntt", "polymul") and args.bits is not None:
-        print(f"error: --bits sets bigmul sizes; {args.only} takes --sizes (e.g. --sizes 2^17)",
+    if args.only == ("bigmul",) and args.sizes is not None:
+        print("error: --sizes sets ntt/polymul lengths; bigmul takes --bits (e.g. --bits 1e6)",
               file=sys.stderr)
         return 2
     repeat = args.repeat or (3 if args.quick else 7)
@@ -177,7 +190,7 @@ def main(argv=None) -> int:
         print(busy)
     print(format_table(rows, threads))
     print(f"\n({elapsed:.1f} s)")
-    options = {"quick": args.quick, "only": args.only, "sizes": args.sizes, "bits": args.bits,
+    options = {"quick": args.quick, "only": args.only and ",".join(args.only), "sizes": args.sizes, "bits": args.bits,
                "repeat": repeat, "budget": budget, "seed": args.seed, "load_warning": busy}
     try:
         if args.json:

@@ -88,7 +88,7 @@ def default_cases(quick=False, sizes=None, bits=None, only=None):
     of 2^14, polymul of 2^10..2^17 coefficients modulo a 30-bit and a 51-bit NTT prime,
     10^9 + 7, 2^61 - 1 and BN254's r, bigmul of 10^5..10^7 bits.  `quick`: tiny sizes
     (a smoke test); `sizes` / `bits` replace the lengths / bit sizes; `only` keeps one
-    operation."""
+    operation (a name of OPS) or several (a sequence of them)."""
     if quick:
         ntt_sizes, poly_sizes, big_bits, batch = [16, 64], [4, 64], [1000, 10000], (4, 16)
     else:
@@ -105,7 +105,7 @@ def default_cases(quick=False, sizes=None, bits=None, only=None):
         batch = (max(1, min(batch[0], (1 << 20) // n)), n)
     if bits:
         big_bits = list(bits)
-    ops = [only] if only else list(OPS)
+    ops = [only] if isinstance(only, str) else list(only or OPS)
     cases = []
     if "ntt" in ops:
         cases += [Case("ntt", n, P30) for n in ntt_sizes]

@@ -190,3 +190,17 @@ def test_runs_as_module():
 def test_a_size_option_the_workload_ignores_is_a_usage_error(argv, named, capsys):
     assert bench.main([*argv, "-q"]) == 2
     assert named in capsys.readouterr().err
+
+
+def test_only_takes_several_workloads(libs, tmp_path, capsys):
+    libs(Echo())
+    path = tmp_path / "r.json"
+    assert bench.main(FAST + ["--only", "ntt,polymul", "--sizes", "8", "--json",
+                              str(path)]) == 0
+    data = json.loads(path.read_text())
+    assert {r["op"] for r in data["results"]} == {"ntt", "polymul"}
+    assert data["options"]["only"] == "ntt,polymul"
+    assert bench.parse_ops("polymul, ntt,polymul") == ("polymul", "ntt")
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--only", "ntt,fft", "-q"])
+    assert exc.value.code == 2 and "invalid choice 'ntt,fft'" in capsys.readouterr().err

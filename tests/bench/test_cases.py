@@ -34,3 +34,9 @@ def test_titles_name_long_moduli_briefly():
     assert Case("bigmul", 1000).title == Case("bigmul", 1000).group
     assert cases.modulus_label(3 * 2**100 + 1) == "a 102-bit modulus"
     assert max(len(c.title) for c in default_cases()) <= 42
+
+
+def test_only_keeps_one_or_several_operations():
+    assert {c.op for c in default_cases(quick=True, only="ntt")} == {"ntt"}
+    assert {c.op for c in default_cases(quick=True, only=("ntt", "bigmul"))} == {"ntt", "bigmul"}
+    assert {c.op for c in default_cases(quick=True)} == set(cases.OPS)
