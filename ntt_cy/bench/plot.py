@@ -19,8 +19,8 @@ from ntt_cy.bench.report import speedups
 
 __all__ = ["PALETTE", "library_colours", "thread_style", "figure", "plot"]
 
-# matplotlib's "tab10" colours: distinct, and readable for the common colour-vision
-# deficiencies in the order used (ntt_cy blue, python-flint orange, galois green, ...).
+# matplotlib's "tab10" colours, in the order LIBRARIES takes them (ntt_cy blue,
+# python-flint orange, galois green, sympy red, numpy purple, CPython brown, gmpy2 pink).
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")
 
