@@ -1,4 +1,5 @@
-"""Helpers shared by the asv suites (no benchmarks here).
+"""Helpers shared by the asv suites (no benchmarks here): primes, lanes, operands, plans,
+thread-count checks, medians, and lookups of ntt_cy names across commits.
 
 Every benchmark passes ``workers=`` explicitly: thread counts are parameters, never
 inherited from the environment.  An API the checked-out commit does not have, a
@@ -7,19 +8,22 @@ NotImplementedError in ``setup``, which asv records as "skipped", not "failed".
 """
 import importlib
 import os
+import sys
 import time
 
 import numpy as np
 
-# NTT-friendly primes used across the suites (see docs/reference.md).
-P_DILITHIUM = 8380417                      # 23 bits, negacyclic n = 256
-P_CLASSIC_23 = 7340033                     # 23 bits
-P_CLASSIC_27 = 104857601                   # 27 bits
-P_CLASSIC_29 = 469762049                   # 29 bits
-P30 = 998244353                            # 30 bits, the common one (lazy-capable on uint32)
+# NTT-friendly primes used across the suites.  The "classic" ones are the primes of the
+# polynomial products `ntt-cy demo` multiplies and checks (with 998244353 and P51 below):
+# the usual NTT primes c * 2^k + 1 of textbook and contest code.
+P_DILITHIUM = 8380417                      # 23 bits, 2^23 - 2^13 + 1, negacyclic n = 256
+P_CLASSIC_23 = 7340033                     # 23 bits, 7 * 2^20 + 1
+P_CLASSIC_27 = 104857601                   # 27 bits, 25 * 2^22 + 1
+P_CLASSIC_29 = 469762049                   # 29 bits, 7 * 2^26 + 1
+P30 = 998244353                            # 30 bits, 119 * 2^23 + 1 (lazy-capable on uint32)
 P_BABYBEAR = 2013265921                    # 31 bits, 4p > 2^32: no lazy on uint32
 P32 = 2281701377                           # 32 bits, full uint32 range
-P51 = 1337006139375617                     # 51 bits, uint64 lanes
+P51 = 1337006139375617                     # 51 bits, 19 * 2^46 + 1, uint64 lanes
 P51_TOP = 2251799235919873                 # largest NTT prime below 2^51 - 2^29: the top of
 P51_ABOVE = 2251799394254849               # the AVX2 double-precision kernels, and just above
 P62 = 4611686018326724609                  # 62 bits: 64-bit Shoup (lazy) near 4p <= 2^64
@@ -29,24 +33,30 @@ P_GOLDILOCKS = 2**64 - 2**32 + 1           # 64 bits, no lazy on uint64
 LANES = {"u32": (P30, np.uint32), "u64": (P51, np.uint64)}
 
 
-def ntt_cy_attr(path):
-    """``ntt_cy.<path>`` (dotted; submodules are imported), or NotImplementedError
-    when the checked-out commit lacks it."""
+def ntt_cy_attr(path, *older_paths):
+    """``ntt_cy.<path>`` (dotted; submodules are imported), else the first of
+    `older_paths` the checked-out commit has (where a private name lived before it
+    moved), or NotImplementedError when it has none of them."""
     try:
-        obj = importlib.import_module("ntt_cy")
+        importlib.import_module("ntt_cy")
     except ImportError as exc:
         raise NotImplementedError(f"ntt_cy is not importable: {exc}")
-    prefix = "ntt_cy"
-    for part in path.split("."):
-        prefix += "." + part
-        if hasattr(obj, part):
-            obj = getattr(obj, part)
-            continue
-        try:
-            obj = importlib.import_module(prefix)
-        except ImportError:
-            raise NotImplementedError(f"{prefix} is not available in this commit") from None
-    return obj
+    missing = []
+    for candidate in (path, *older_paths):
+        obj, prefix = sys.modules["ntt_cy"], "ntt_cy"
+        for part in candidate.split("."):
+            prefix += "." + part
+            if hasattr(obj, part):
+                obj = getattr(obj, part)
+                continue
+            try:
+                obj = importlib.import_module(prefix)
+            except ImportError:
+                missing.append(prefix)
+                break
+        else:
+            return obj
+    raise NotImplementedError(f"{' / '.join(missing)}: not available in this commit")
 
 
 def cpu_count():
@@ -102,11 +112,9 @@ def interleaved_medians(funcs, min_rounds=15, budget=0.05, max_rounds=1001, warm
     round, the order reversed every other round), so a change in a shared machine's load
     reaches every function alike and their ratios stay side by side.  At least
     min_rounds rounds, more (up to max_rounds) while the rounds fit in `budget` seconds:
-    fifteen samples of a call of a few microseconds moved its ratio by 10%.  Sampling
-    starts after `warm_up` seconds of such rounds: the first rounds of a fresh process
-    are not the steady state (ThreadScaling 2^20 on a 2-vCPU VM: 1.64-1.66x in the first
-    21 rounds, 1.78-1.79x from the third 21 on, 1.71-1.74x after 0.5 s of two-thread
-    work on other data, so most of it is the idle second CPU waking up, not the data)."""
+    a few samples of a call of microseconds leave its ratio noisy.  Sampling starts
+    after `warm_up` seconds of such rounds: the first rounds of a fresh process are not
+    the steady state (idle CPUs wake up slowly, the data is not yet in cache)."""
     start = time.perf_counter()
     warm_rounds = 0
     while warm_rounds < 1 or time.perf_counter() - start < warm_up:
@@ -127,9 +135,9 @@ def interleaved_medians(funcs, min_rounds=15, budget=0.05, max_rounds=1001, warm
 
 def empty_like_kernel_rows(a):
     """An uninitialised array like a, placed as ntt_cy places its own results (64-byte
-    aligned, page start) where the commit has ntt_cy._support.aligned, else np.empty_like."""
+    aligned, page start) where the commit has ntt_cy's aligned arrays, else np.empty_like."""
     try:
-        aligned_empty = ntt_cy_attr("_aligned.aligned_empty")
+        aligned_empty = ntt_cy_attr("_support.aligned.aligned_empty", "_aligned.aligned_empty")
     except NotImplementedError:
         return np.empty_like(a)
     return aligned_empty(a.shape, a.dtype)

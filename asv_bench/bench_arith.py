@@ -1,7 +1,8 @@
 """Vectorised reduction primitives on their own (element-wise modular products).
 
 These live in private extension modules (``ntt_cy._kernels.active.pointwise_mul``,
-``ntt_cy._kernels.elementwise.mul_mod``); commits without them skip these benchmarks.
+``ntt_cy._kernels.elementwise.mul_mod``; in older commits ``ntt_cy._ntt`` and
+``ntt_cy._vecarith``); commits without them skip these benchmarks.
 """
 import numpy as np
 
@@ -17,7 +18,7 @@ class PointwiseMul:
 
     def setup(self, lane, workers):
         check_workers(workers)
-        self.kernel = ntt_cy_attr("_ntt.pointwise_mul")
+        self.kernel = ntt_cy_attr("_kernels.active.pointwise_mul", "_ntt.pointwise_mul")
         p, dtype = LANES[lane]
         self.m = ntt_cy_attr("plan.modulus_constants")(p, np.dtype(dtype))
         self.a = random_lanes((1, N), p, dtype, 1)
@@ -35,7 +36,7 @@ class MulMod:
     param_names = ["lane", "family"]
 
     def setup(self, lane, family):
-        self.kernel = ntt_cy_attr("_vecarith.mul_mod")
+        self.kernel = ntt_cy_attr("_kernels.elementwise.mul_mod", "_vecarith.mul_mod")
         p, dtype = LANES[lane]
         self.m = ntt_cy_attr("plan.modulus_constants")(p, np.dtype(dtype))
         self.a = random_lanes(N, p, dtype, 1)

@@ -1,4 +1,5 @@
-"""Polynomial multiplication (classic cases, CRT moduli, negacyclic batches) and bigmul.
+"""asv suite of the products: polymul (classic cases, small and list inputs, schoolbook
+sizes, wrapped products, CRT moduli, negacyclic batches, peak memory) and bigmul.
 
 API under test: ``ntt_cy.polymul(a, b, modulus, *, kind=..., workers=...)`` and
 ``ntt_cy.bigmul(x, y)``; commits without them skip these benchmarks.
@@ -14,7 +15,8 @@ from asv_bench._common import (
     ntt_cy_attr, random_lanes,
 )
 
-# "n/p" strings: the classic benchmark cases of docs/reference.md.
+# "n/p" strings: the products `ntt-cy demo` multiplies (n = 4 and 131072 modulo the
+# classic NTT primes, see _common), with 998244353 and a 51-bit prime beside them.
 CLASSIC = [f"4/{P_CLASSIC_23}", f"131072/{P_CLASSIC_23}", f"131072/{P_CLASSIC_27}",
            f"131072/{P_CLASSIC_29}", f"131072/{P30}", f"131072/{P51}"]
 
@@ -43,7 +45,7 @@ def _polymul_or_skip(a, b, modulus, kind, workers):
 
 
 class ClassicPolymul:
-    """Linear product of two degree-(n-1) polynomials (n/p as in docs/reference.md)."""
+    """Linear product of two degree-(n-1) polynomials, the classic cases (CLASSIC)."""
     params = (CLASSIC, [1, 2])
     param_names = ["n/p", "workers"]
     timeout = 120
@@ -154,7 +156,7 @@ class NegacyclicBatch:
 class PolymulMemory:
     """Peak memory of large products; the track_ version reports peak extra bytes
     allocated during a warm call, divided by the bytes of inputs + output
-    (issue 5 target: at most 4, tables excluded)."""
+    (the aim: at most 4, tables excluded)."""
     params = ([f"131072/{P30}", f"1048576/{P30}", f"131072/{10**9 + 7}", f"131072/{P51}",
                f"131072/{2**61 - 1}"],)
     param_names = ["n/modulus"]

@@ -1,11 +1,11 @@
-/* The AVX2 uint32 kernels of the headers, timed phase by phase outside Python (the
- * "C harness" figures of README.md and the commit messages):
+/* The AVX2 uint32 kernels of the headers, timed phase by phase outside Python: where a
+ * transform's time goes, and how close each phase comes to the butterflies' own rate.
  *
  *     gcc -O3 -mavx2 -mbmi2 -mfma -Intt_cy/_kernels asv_bench/scripts/avx2_harness.c -o /tmp/avx2_harness
  *     /tmp/avx2_harness
  *
  * n = 2^17, p = 998244353, LAZY family passed as a run-time value (as the Cython
- * kernels pass it), tables at the page offsets ntt_cy._aligned gives them (data 0,
+ * kernels pass it), tables at the page offsets ntt_cy._support.aligned gives them (data 0,
  * twiddles 1 KiB, quotients 3 KiB).  The twiddles are random residues with their Shoup
  * quotients: the timings do not depend on the values, and nothing is checked here
  * (tests/ check the kernels against exact transforms).  Best of 300 runs per phase.
@@ -60,8 +60,8 @@ static uint64_t pow_mod(uint64_t b, uint64_t e, uint64_t m) {
 /* The element-wise steps of a product mod 10^9 + 7 at n = 2^17: the pointwise product
  * (one prime, 2^18 values in [0, 2p), left in [0, 2p) for the LAZY inverse) and the
  * CRT reconstruction of 2^18 coefficients from three primes' residues into uint32 (as
- * ntt_cy/_kernels/crt/garner_rows.pxi calls it, blocks of 512), constants as ntt_cy.crt.CRTBasis derives
- * them. */
+ * ntt_cy/_kernels/crt/garner_rows.pxi calls it, blocks of 512), constants as
+ * ntt_cy._crt.CRTBasis derives them. */
 static void elementwise(void) {
     enum { LEN = 1 << 18, BLOCK = 512 };
     const uint64_t m = 1000000007u, primes[3] = {1053818881u, 1051721729u, 1045430273u};

@@ -2,12 +2,16 @@
 
     python asv_bench/scripts/compare_builds.py [--log2n 16] [--p P ...] [--repeat 12]
 
-The kernel modules (_ntt_avx512, _ntt_avx2, _ntt_portable) are imported together and
-given the same twiddle arrays; each forward transform (in place, bit-reversed output,
-one thread) runs on every build in turn, the order reversed every other round, so the
-machine's load drifts over all of them alike.  Prints ns per butterfly (best of
-`repeat`) and the speed-up of each build over the portable one.  Results are not
-compared here (tests/test_isa.py does that bit for bit).
+The kernel builds this CPU runs (ntt_cy._kernels.build_avx512, build_avx2,
+build_portable) are imported together and given the same twiddle arrays; each forward
+transform (in place, bit-reversed output, one thread) runs on every build in turn, the
+order reversed every other round, so the machine's load drifts over all of them alike.
+Prints ns per butterfly (best of `repeat`) and the speed-up of each build over the
+portable one.  Results are not compared here (tests/support/test_isa.py does that bit
+for bit).  The tables and modulus constants are the active build's (its Montgomery
+width, its choice of double-precision twiddles), so where the builds differ in those
+(uint64 lanes) the other builds do not run the path they take on their own:
+ns_per_butterfly.py, one process per build, times each build as a user gets it.
 """
 import argparse
 import importlib
@@ -15,10 +19,11 @@ import time
 
 import numpy as np
 
+from ntt_cy._kernels.active import montgomery_bits
 from ntt_cy._support.aligned import aligned_copy
 from ntt_cy._support.checks import check_reduction
 from ntt_cy._support.isa import supported_isas
-from ntt_cy.plan import get_plan
+from ntt_cy.plan import get_plan, modulus_constants
 
 PRIMES = [998244353, 1337006139375617, 4611686018326724609, 2**64 - 2**32 + 1]
 
@@ -30,7 +35,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=12)
     args = ap.parse_args()
     isas = supported_isas()
-    builds = {isa: importlib.import_module(f"ntt_cy._ntt_{isa}") for isa in isas}
+    builds = {isa: importlib.import_module(f"ntt_cy._kernels.build_{isa}") for isa in isas}
     n = 1 << args.log2n
     butterflies = n // 2 * args.log2n
     print(f"forward NTT, n = 2^{args.log2n}, one thread, in place, bit-reversed; "
@@ -40,6 +45,9 @@ def main():
     for p in args.p:
         for dt in ([np.uint32, np.uint64] if p < 2**32 else [np.uint64]):
             plan = get_plan(n, p, dtype=dt)
+            # the plan's own constants (the active build's Montgomery width), as its
+            # tables were made with: every build transforms the same values
+            modulus = modulus_constants(p, plan.dtype, montgomery_bits(p, plan.dtype.itemsize))
             x = np.random.default_rng(0).integers(0, min(p, 2**63), (1, n), dtype=np.uint64)
             x = aligned_copy(x.astype(dt))
             for fam in ("montgomery", "barrett", "lazy"):
@@ -48,7 +56,7 @@ def main():
                 except ValueError:
                     continue
                 arrays = plan.tables(fam).arrays
-                tables = {isa: m.TransformTables(fam, plan._modulus, arrays, n, 0, 0)
+                tables = {isa: m.TransformTables(fam, modulus, arrays, n, 0, 0)
                           for isa, m in builds.items()}
                 best = dict.fromkeys(isas, float("inf"))
                 for r in range(args.repeat):

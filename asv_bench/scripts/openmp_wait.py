@@ -1,12 +1,14 @@
-"""Two-thread calls under the OpenMP waiting libgomp was loaded with (README, "Shared or
-oversubscribed machines").  Run it once per setting, each in a fresh process:
+"""Two-thread calls under the OpenMP waiting libgomp was loaded with: how long idle
+OpenMP threads spin before they sleep (GOMP_SPINCOUNT, OMP_WAIT_POLICY) decides what a
+two-thread call costs on an idle machine and what it takes from a busy one.  Run it once
+per setting, each in a fresh process:
 
     GOMP_SPINCOUNT=300000 python asv_bench/scripts/openmp_wait.py     # libgomp's own default
     python asv_bench/scripts/openmp_wait.py                           # ntt_cy's default
     OMP_WAIT_POLICY=passive python asv_bench/scripts/openmp_wait.py
 
-idle, or beside a busy process of another session (`setsid python3 -c "while True:
-pass" &`) or of the same one (without setsid).  Prints medians in ms: ntt 2^14 with
+idle, or beside a busy process in another terminal session (`setsid python3 -c "while
+True: pass" &`) or in the same one (without setsid).  Prints medians in ms: ntt 2^14 with
 workers=2, ntt 2^17 with workers=1 and 2, polymul 2^17 mod 998244353 with workers=1 and
 2, polymul 2^17 mod 10^9 + 7 (CRT) with workers=2.
 """
@@ -15,7 +17,7 @@ import argparse
 import numpy as np
 
 import ntt_cy
-from ntt_cy._support import openmp_env as _openmp_env
+from ntt_cy._support import openmp_env
 from thread_scaling import median_ms   # (this script's folder is on sys.path)
 
 P, M = 998244353, 10**9 + 7
@@ -38,7 +40,7 @@ def main():
         median_ms(lambda: ntt_cy.polymul(a17, b17, P, workers=2), 30, warmup=1),
         median_ms(lambda: ntt_cy.polymul(x, y, M, workers=2), 15, warmup=1),
     ]
-    print(f"{_openmp_env.described}\n"
+    print(f"{openmp_env.described}\n"
           "ntt 2^14 w2 %.3f | ntt 2^17 w1 %.3f w2 %.3f | polymul 2^17 w1 %.2f w2 %.2f | "
           "CRT 2^17 w2 %.2f" % tuple(cells))
 

@@ -1,7 +1,6 @@
-"""asv_bench/scripts/mca_avx512.py compiles its wrappers against the kernel headers as they are
-(for an AVX-512 CPU; any x86-64 gcc does) and finds each case's main loop, the input
-of llvm-mca (which the tool needs, this test does not: its figures are quoted in
-README.md)."""
+"""asv_bench/scripts/mca_avx512.py compiles its wrappers against the kernel headers as they
+are (for an AVX-512 CPU; any x86-64 gcc does) and finds each case's main loop, the input
+of llvm-mca (which the script needs, this test does not)."""
 import importlib.util
 import pathlib
 

@@ -247,8 +247,8 @@ def test_out_of_memory_is_a_clear_error():
 
 @gpu
 def test_bench_smoke():
-    from ntt_cy.cuda import bench
+    from ntt_cy.bench import gpu
 
-    r = bench.bench_forward(1 << 12, 16, repeat=2, warmup=1)
+    r = gpu.bench_forward(1 << 12, 16, repeat=2, warmup=1)
     assert r["ntt_seconds"] > 0 and r["copy_seconds"] > 0 and r["passes"] == 1
-    assert bench.bench_polymul(1024, repeat=2, warmup=1) > 0
+    assert gpu.bench_polymul(1024, repeat=2, warmup=1) > 0

@@ -1064,29 +1064,29 @@ def test_package_functions_pass_root_and_lanes_to_the_gpu(fake_pycuda):
 
 
 def test_bench_runs_on_the_glue(fake_pycuda):
-    from ntt_cy.cuda import bench
+    from ntt_cy.bench import gpu
 
-    r = bench.bench_forward(1 << 12, 4, repeat=1, warmup=1)
+    r = gpu.bench_forward(1 << 12, 4, repeat=1, warmup=1)
     assert r["passes"] == 1 and r["ntt_seconds"] > 0 and r["ratio"] > 0
-    assert bench.bench_polymul(64, repeat=1, warmup=1) > 0
-    assert bench.bench_polymul(64, on_device=True, repeat=1, warmup=1) > 0
+    assert gpu.bench_polymul(64, repeat=1, warmup=1) > 0
+    assert gpu.bench_polymul(64, on_device=True, repeat=1, warmup=1) > 0
 
 
 def test_bench_lengths_are_transform_lengths_of_its_prime():
-    """Every length `python -m ntt_cy.cuda.bench` times has a transform mod its prime
+    """Every length `python -m ntt_cy.bench.gpu` times has a transform mod its prime
     (2^24 once ran mod 998244353, whose transforms stop at 2^23)."""
     import ntt_cy.cuda as nc
-    from ntt_cy.cuda import bench
+    from ntt_cy.bench import gpu
 
-    logs = [log_n for _, log_n in bench.FORWARD_SHAPES] + list(bench.CROSSOVER_LOG_SIZES)
+    logs = [log_n for _, log_n in gpu.FORWARD_SHAPES] + list(gpu.CROSSOVER_LOG_SIZES)
     assert max(logs) == 24
     for log_n in logs:
         try:
-            nc.NTTPlan(1 << log_n, bench.P_LONG)   # ValueError for a length p - 1 lacks
+            nc.NTTPlan(1 << log_n, gpu.P_LONG)   # ValueError for a length p - 1 lacks
         except nc.CudaUnavailableError:
             pass
     with pytest.raises(SystemExit) as exc:
-        bench.main(["--help"])
+        gpu.main(["--help"])
     assert exc.value.code == 0
 
 

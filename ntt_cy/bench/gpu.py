@@ -1,6 +1,6 @@
-"""GPU benchmarks (for asv and for the README figures).
+"""The GPU figures of ntt_cy.cuda: device-resident transforms, polymul, CPU/GPU crossover.
 
-    python -m ntt_cy.cuda.bench            # prints the issue's target measurements
+    python -m ntt_cy.bench.gpu             # prints every figure below (needs a GPU)
 
 bench_forward       batched forward NTT on device-resident data vs a device-to-device copy
                     of the same bytes, both timed with CUDA events in the same run;
@@ -17,10 +17,9 @@ import time
 
 import numpy as np
 
-from . import _driver
-from .plan import NTTPlan
-from .poly import polymul
-from .schedule import stage_passes
+from ntt_cy.cuda import NTTPlan, activated, polymul
+from ntt_cy.cuda.engine import TransformEngine
+from ntt_cy.cuda.schedule import stage_passes
 
 __all__ = ["bench_forward", "bench_polymul", "bench_crossover", "main"]
 
@@ -53,9 +52,9 @@ def bench_forward(n: int, batch: int, p: int = 998244353, *, reduction: str = "a
                   bit_reversed: bool = True, repeat: int = 20, warmup: int = 3) -> dict:
     """Device-resident batched forward NTT (batch x n) against a device-to-device copy."""
     plan = NTTPlan(n, p, reduction=reduction)
-    with _driver.activated() as backend:
+    with activated() as backend:
         drv = backend.drv
-        eng = plan._engine(backend)
+        eng = TransformEngine(plan.spec, backend)   # the plan's tables, on this context
         host = _random_residues((batch, n), p, plan.dtype)
         nbytes = host.nbytes
         x = backend.upload(host)
@@ -88,7 +87,7 @@ def bench_polymul(n: int, p: int = 998244353, *, on_device: bool = False, repeat
         return (time.perf_counter() - t0) / repeat
     from pycuda import gpuarray
 
-    with _driver.activated() as backend:
+    with activated() as backend:
         drv = backend.drv
         da = gpuarray.to_gpu(a, allocator=backend.allocator)
         db = gpuarray.to_gpu(b, allocator=backend.allocator)
@@ -107,8 +106,7 @@ def bench_crossover(p: int = P_LONG, log_sizes=CROSSOVER_LOG_SIZES, batch_elems:
     """[(n, rows, cpu_seconds, gpu_seconds)] for numpy in/out forward NTTs of rows x n with
     rows * n = max(n, batch_elems): where the GPU starts to win."""
     from ntt_cy import ntt as cpu_ntt
-
-    from . import ntt as gpu_ntt
+    from ntt_cy.cuda import ntt as gpu_ntt
 
     rows_out = []
     for log_n in log_sizes:
@@ -127,8 +125,9 @@ def bench_crossover(p: int = P_LONG, log_sizes=CROSSOVER_LOG_SIZES, batch_elems:
 
 
 def main(argv=None) -> int:
+    """Entry point of ``python -m ntt_cy.bench.gpu``: prints every figure; returns 0."""
     argparse.ArgumentParser(
-        prog="python -m ntt_cy.cuda.bench",
+        prog="python -m ntt_cy.bench.gpu",
         description="GPU figures: device-resident batched forward NTTs against a device copy, "
                     "polymul n = 131072 (numpy and device in/out), and the CPU/GPU crossover "
                     "of numpy in/out transforms.  Needs a GPU (CudaUnavailableError "
