@@ -13,6 +13,7 @@ Environment switches (set for `pip install`, `python -m build` or `setup.py buil
                            a model of their intrinsics, for the tests on CPUs without
                            AVX-512); release wheels leave it out
 """
+import glob
 import json
 import os
 import platform
@@ -145,16 +146,27 @@ class BuildExt(build_ext):
             self.write_build_info(HERE)
 
     def remove_stale_modules(self):
-        """Delete the compiled modules an earlier build left in build_lib that this one
-        does not build: bdist_wheel packs all of build_lib, and an emulated build made for
-        the tests must not reach a wheel."""
-        wanted = {os.path.normpath(os.path.join(self.build_lib, self.get_ext_filename(ext.name)))
-                  for ext in self.extensions}
+        """Delete compiled modules an earlier build left that this one does not make:
+        in build_lib every module not built now (bdist_wheel packs all of build_lib, and
+        an emulated build made for the tests must not reach a wheel), and for an in-place
+        build the modules of the .pyx files it leaves out (an old emulated build would be
+        imported and tested in place of the current source)."""
+        built = {ext.name for ext in self.extensions}
+        wanted = {os.path.normpath(os.path.join(self.build_lib, self.get_ext_filename(name)))
+                  for name in built}
+        stale = []
         for root, _, files in os.walk(os.path.join(self.build_lib, "ntt_cy")):
-            for name in files:
-                path = os.path.normpath(os.path.join(root, name))
-                if name.endswith((".so", ".pyd")) and path not in wanted:
-                    os.remove(path)
+            stale += [os.path.join(root, name) for name in files
+                      if name.endswith((".so", ".pyd"))
+                      and os.path.normpath(os.path.join(root, name)) not in wanted]
+        if self.inplace:
+            for path in _sources((".pyx",)):
+                if module_name(path) not in built:
+                    stale += [p for p in glob.glob(os.path.join(HERE, path[:-len(".pyx")] + ".*"))
+                              if p.endswith((".so", ".pyd"))]
+        for path in stale:
+            print(f"ntt_cy: removing {path}, which this build does not make", file=sys.stderr)
+            os.remove(path)
 
     def cythonize(self):
         """Point each extension at the C file Cython makes of its .pyx (the Extension
