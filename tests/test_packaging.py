@@ -11,9 +11,9 @@ import pathlib
 import subprocess
 import sys
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:       # Python 3.10 (the test extra installs tomli there)
+else:                             # the test extra installs tomli on Python 3.10
     import tomli as tomllib
 
 import ntt_cy
