@@ -1,29 +1,82 @@
-"""Build ntt_cy's Cython extensions.
+"""Build ntt_cy's Cython extensions: every .pyx under ntt_cy/ is an extension module of
+the same dotted name, the ISA kernel builds only on x86-64.
 
-OpenMP is probed at build time (compile + link + run a tiny program); without it
+Release builds (the default) compile without debug information and link stripped shared
+objects. OpenMP is probed at build time (compile + link + run a tiny program); without it
 the extensions still build and run serially, and `show_config()` says so.
 
-Environment switches:
-  NTT_CY_DEBUG=1        Cython boundscheck/wraparound on, -O0 -g (debugging only)
-  NTT_CY_NO_OPENMP=1    skip the probe and build serial kernels
-  NTT_CY_MARCH_NATIVE=1 add -march=native (opt-in: the build then only runs on CPUs like this one)
+Environment switches (set for `pip install`, `python -m build` or `setup.py build_ext`):
+  NTT_CY_DEBUG=1           Cython boundscheck/wraparound on, -O0 -g, symbols kept
+  NTT_CY_NO_OPENMP=1       skip the probe and build serial kernels
+  NTT_CY_MARCH_NATIVE=1    add -march=native (the build then only runs on CPUs like this one)
+  NTT_CY_BUILD_EMULATED=1  also compile build_avx512_emulated (the AVX-512 kernel bodies on
+                           a model of their intrinsics, for the tests on CPUs without
+                           AVX-512); release wheels leave it out
 """
+import glob
 import json
-import platform
 import os
-import shutil
+import platform
 import subprocess
 import sys
-import sysconfig
 import tempfile
 
-import numpy as np
-from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEBUG = os.environ.get("NTT_CY_DEBUG") == "1"
+PACKAGE = os.path.join(HERE, "ntt_cy")
+KERNELS = os.path.join(PACKAGE, "_kernels")
+BUILD_INFO = "ntt_cy/_support/build_info.json"
+
+
+def switch(name: str, environ=os.environ) -> bool:
+    """Whether the build switch `name` is on (set to "1")."""
+    return environ.get(name) == "1"
+
+
+# Extra flags of the ISA-specific kernel builds (ntt_cy/_support/isa.py picks one at import),
+# by module name below ntt_cy.
+ISA_FLAGS = {
+    "_kernels.build_avx2": ["-mavx2", "-mbmi2", "-mfma"],
+    "_kernels.build_avx512": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq",
+                              "-mavx512bw", "-mavx512vl", "-mavx512ifma"],
+    # the AVX-512 bodies on a model of their intrinsics (simd/emulated_avx512.h), for
+    # the tests on AVX2 CPUs
+    "_kernels.build_avx512_emulated": ["-mavx2", "-mbmi2", "-mfma", "-DNTT_CY_EMULATE_AVX512"],
+}
+EMULATED = "_kernels.build_avx512_emulated"
+
+
+def _sources(suffixes):
+    """Paths (relative to HERE, '/'-separated) of the files under ntt_cy/ ending in suffixes."""
+    found = []
+    for root, _, files in os.walk(PACKAGE):
+        found += [os.path.relpath(os.path.join(root, f), HERE).replace(os.sep, "/")
+                  for f in files if f.endswith(suffixes)]
+    return sorted(found)
+
+
+def module_name(path: str) -> str:
+    """'ntt_cy/_kernels/build_avx2.pyx' -> 'ntt_cy._kernels.build_avx2'."""
+    return path[:-len(".pyx")].replace("/", ".")
+
+
+def cython_modules(machine: str = platform.machine(), environ=os.environ) -> list:
+    """The .pyx files to compile: every one under ntt_cy/, except the ISA builds outside
+    x86-64 (the portable build alone, without x86 intrinsics) and the emulated AVX-512
+    build unless NTT_CY_BUILD_EMULATED=1."""
+    x86_64 = machine.lower() in ("x86_64", "amd64")
+    wanted = []
+    for path in _sources((".pyx",)):
+        short = module_name(path)[len("ntt_cy."):]
+        if short in ISA_FLAGS and not x86_64:
+            continue
+        if short == EMULATED and not switch("NTT_CY_BUILD_EMULATED", environ):
+            continue
+        wanted.append(path)
+    return wanted
+
 
 OPENMP_PROBE = r"""
 #include <omp.h>
@@ -38,13 +91,10 @@ int main(void) {
 """
 
 
-def _compiler():
-    return os.environ.get("CC") or sysconfig.get_config_var("CC").split()[0] or "cc"
-
-
-def openmp_flags():
-    """(compile_args, link_args) that make OpenMP work, or None when it does not."""
-    if os.environ.get("NTT_CY_NO_OPENMP") == "1":
+def openmp_flags(compiler: str):
+    """(compile_args, link_args) that make OpenMP work with `compiler`, or None when it
+    does not (or NTT_CY_NO_OPENMP=1)."""
+    if switch("NTT_CY_NO_OPENMP"):
         return None
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "probe.c")
@@ -52,7 +102,7 @@ def openmp_flags():
         with open(src, "w") as f:
             f.write(OPENMP_PROBE)
         try:
-            subprocess.run([_compiler(), "-fopenmp", src, "-o", exe], check=True,
+            subprocess.run([compiler, "-fopenmp", src, "-o", exe], check=True,
                            capture_output=True, timeout=120)
             out = subprocess.run([exe], check=True, capture_output=True, timeout=60)
         except (OSError, subprocess.SubprocessError):
@@ -62,113 +112,133 @@ def openmp_flags():
     return ["-fopenmp"], ["-fopenmp"]
 
 
-omp = openmp_flags()
-if omp is None:
-    print("ntt_cy: OpenMP not available, building serial kernels", file=sys.stderr)
-compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
-if os.environ.get("NTT_CY_MARCH_NATIVE") == "1":
-    compile_args.append("-march=native")
-compile_args += omp[0] if omp else []
-link_args = omp[1] if omp else []
+def release_flags(debug: bool):
+    """(compile_args, link_args) before OpenMP and ISA flags. -g0 follows (and so
+    overrides) the -g of Python's own CFLAGS; GNU ld's -s strips the symbol table, the
+    dynamic symbols a module exports stay."""
+    if debug:
+        return ["-O0", "-g"], []
+    return ["-O3", "-g0"], (["-s"] if sys.platform.startswith("linux") else [])
 
 
-
-X86_64 = platform.machine().lower() in ("x86_64", "amd64")
-# Extra flags of the ISA-specific kernel builds (ntt_cy/_support/isa.py picks one at import).
-ISA_FLAGS = {
-    "_kernels.build_avx2": ["-mavx2", "-mbmi2", "-mfma"],
-    "_kernels.build_avx512": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq",
-                              "-mavx512bw", "-mavx512vl", "-mavx512ifma"],
-    # the AVX-512 bodies on a model of their intrinsics (simd/emulated_avx512.h), for
-    # the tests on AVX2 CPUs
-    "_kernels.build_avx512_emulated": ["-mavx2", "-mbmi2", "-mfma", "-DNTT_CY_EMULATE_AVX512"],
-}
-
-
-# Recorded for ntt_cy.show_config().
-build_info = {
-    "compiler": _compiler(),
-    "compile_args": compile_args,
-    "openmp": omp is not None,
-    "debug": DEBUG,
-    "cython": __import__("Cython").__version__,
-    "numpy_build": np.__version__,
-    "isa_flags": ISA_FLAGS,
-}
-with open(os.path.join(HERE, "ntt_cy", "_support", "build_info.json"), "w") as f:
-    json.dump(build_info, f, indent=1)
-
-
-# The kernel headers and Cython includes: each module is rebuilt when any of them
-# changes (setuptools otherwise compares only a module's own source, so an in-place
-# build kept a stale module after an edit to a header alone).
-PACKAGE = os.path.join(HERE, "ntt_cy")
-KERNELS = os.path.join(PACKAGE, "_kernels")
-
-
-def _sources(suffixes):
-    """Paths (relative to HERE, '/'-separated) of the files under ntt_cy/ ending in suffixes."""
-    found = []
-    for root, _, files in os.walk(PACKAGE):
-        found += [os.path.relpath(os.path.join(root, f), HERE).replace(os.sep, "/")
-                  for f in files if f.endswith(suffixes)]
-    return sorted(found)
-
-
-DEPENDS = _sources((".h", ".pxi", ".pxd"))
-
-
-def extension(path):
-    """The extension module compiled from ntt_cy/.../<name>.pyx (its dotted module name)."""
-    name = path[:-4].replace("/", ".")
-    return Extension(
-        name,
-        [path],
-        depends=DEPENDS,
-        include_dirs=[np.get_include(), KERNELS],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=compile_args + ISA_FLAGS.get(name[len("ntt_cy."):], []),
-        extra_link_args=link_args,
-    )
-
-
-# Every .pyx under ntt_cy/ is an extension module of the same dotted name; the ISA
-# builds only on x86-64 (elsewhere the portable build alone, without x86 intrinsics).
-CYTHON_MODULES = [path for path in _sources((".pyx",))
-                  if X86_64 or path[len("ntt_cy/"):-4].replace("/", ".") not in ISA_FLAGS]
-
-directives = {
-    "language_level": 3,
-    "boundscheck": DEBUG,
-    "wraparound": DEBUG,
-    "cdivision": not DEBUG,
-    "initializedcheck": DEBUG,
-    "embedsignature": True,
-}
-
-# Extension modules compiled side by side.  The four kernel builds (build_portable,
-# build_avx2, build_avx512, build_avx512_emulated) take most of an install; on the 2-core
-# Zen 3 VM the C compilation took 257 s one module at a time and 170 s two at a time.
-# At most 4 at once: each compiler takes several hundred MiB, and past the four kernel
-# builds there is little left to overlap.
+# Extension modules compiled side by side: the four kernel builds take most of an install.
+# At most 4 at once: each compiler takes several hundred MiB, and past the kernel builds
+# there is little left to overlap.
 BUILD_JOBS = max(1, min(4, os.cpu_count() or 1))
 
 
-class ParallelBuildExt(build_ext):
-    """build_ext with --parallel defaulting to BUILD_JOBS (an explicit -j N still wins)."""
+class BuildExt(build_ext):
+    """build_ext that runs Cython when it builds rather than when setup.py is read (so an
+    sdist and the package metadata need no Cython run), sets the flags for the compiler in
+    use, records them in build_info.json for show_config(), and compiles BUILD_JOBS modules
+    at once unless -j says otherwise."""
 
     def finalize_options(self):
         super().finalize_options()
         if self.parallel is None:
             self.parallel = BUILD_JOBS
 
+    def run(self):
+        self.remove_stale_modules()
+        self.cythonize()
+        super().run()
+        if self.inplace:
+            self.write_build_info(HERE)
 
-setup(
-    ext_modules=cythonize(
-        [extension(path) for path in CYTHON_MODULES],
-        compiler_directives=directives,
-        include_path=[HERE],
-        nthreads=BUILD_JOBS,
-    ),
-    cmdclass={"build_ext": ParallelBuildExt},
-)
+    def remove_stale_modules(self):
+        """Delete compiled modules an earlier build left that this one does not make:
+        in build_lib every module not built now (bdist_wheel packs all of build_lib, and
+        an emulated build made for the tests must not reach a wheel), and for an in-place
+        build the modules of the .pyx files it leaves out (an old emulated build would be
+        imported and tested in place of the current source)."""
+        built = {ext.name for ext in self.extensions}
+        wanted = {os.path.normpath(os.path.join(self.build_lib, self.get_ext_filename(name)))
+                  for name in built}
+        stale = []
+        for root, _, files in os.walk(os.path.join(self.build_lib, "ntt_cy")):
+            stale += [os.path.join(root, name) for name in files
+                      if name.endswith((".so", ".pyd"))
+                      and os.path.normpath(os.path.join(root, name)) not in wanted]
+        if self.inplace:
+            for path in _sources((".pyx",)):
+                if module_name(path) not in built:
+                    stale += [p for p in glob.glob(os.path.join(HERE, path[:-len(".pyx")] + ".*"))
+                              if p.endswith((".so", ".pyd"))]
+        for path in stale:
+            print(f"ntt_cy: removing {path}, which this build does not make", file=sys.stderr)
+            os.remove(path)
+
+    def cythonize(self):
+        """Point each extension at the C file Cython makes of its .pyx (the Extension
+        objects stay: setuptools has already annotated them)."""
+        from Cython.Build import cythonize
+
+        debug = switch("NTT_CY_DEBUG")
+        directives = {
+            "language_level": 3,
+            "boundscheck": debug,
+            "wraparound": debug,
+            "cdivision": not debug,
+            "initializedcheck": debug,
+            "embedsignature": True,
+        }
+        translated = cythonize(self.extensions, compiler_directives=directives,
+                               include_path=[HERE], nthreads=BUILD_JOBS)
+        sources = {ext.name: ext.sources for ext in translated}
+        for ext in self.extensions:
+            ext.sources = sources[ext.name]
+
+    def build_extensions(self):
+        if self.compiler.compiler_type == "msvc":
+            sys.exit("ntt_cy needs gcc or clang: its kernels use unsigned __int128, which "
+                     "MSVC does not have")
+        compiler = self.compiler.compiler_so[0]
+        debug = switch("NTT_CY_DEBUG")
+        compile_args, link_args = release_flags(debug)
+        if switch("NTT_CY_MARCH_NATIVE"):
+            compile_args.append("-march=native")
+        omp = openmp_flags(compiler)
+        if omp is None:
+            print("ntt_cy: OpenMP not available, building serial kernels", file=sys.stderr)
+        else:
+            compile_args += omp[0]
+            link_args += omp[1]
+        for ext in self.extensions:
+            ext.extra_compile_args = compile_args + ISA_FLAGS.get(ext.name[len("ntt_cy."):], [])
+            ext.extra_link_args = link_args
+        self.build_info = {
+            "compiler": os.path.basename(compiler),
+            "compile_args": compile_args,
+            "openmp": omp is not None,
+            "debug": debug,
+            "cython": __import__("Cython").__version__,
+            "numpy_build": __import__("numpy").__version__,
+            "isa_flags": {name: flags for name, flags in ISA_FLAGS.items()
+                          if any(ext.name == "ntt_cy." + name for ext in self.extensions)},
+        }
+        self.write_build_info(self.build_lib)
+        super().build_extensions()
+
+    def write_build_info(self, root):
+        path = os.path.join(root, *BUILD_INFO.split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(self.build_info, f, indent=1)
+
+
+def extensions() -> list:
+    """The Extension of every module cython_modules() lists (flags come in BuildExt)."""
+    import numpy as np
+
+    # The kernel headers and Cython includes: each module is rebuilt when any of them
+    # changes (setuptools otherwise compares only a module's own source, so an in-place
+    # build kept a stale module after an edit to a header alone).
+    depends = _sources((".h", ".pxi", ".pxd"))
+    return [Extension(module_name(path), [path], depends=depends,
+                      include_dirs=[np.get_include(), KERNELS],
+                      define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")])
+            for path in cython_modules()]
+
+
+if __name__ == "__main__":   # also how pip and `python -m build` run it
+    setup(ext_modules=extensions(), cmdclass={"build_ext": BuildExt})
