@@ -25,9 +25,9 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from ntt_cy._kernels.crt import garner64 as _crt
-from ntt_cy._kernels.crt import garner32 as _garner32
 from ntt_cy._kernels import active as _ntt
+from ntt_cy._kernels.crt import garner32 as _garner32
+from ntt_cy._kernels.crt import garner64 as _garner64
 from ntt_cy._kernels.crt import wide as _wide
 from ntt_cy._support.checks import is_integer
 from ntt_cy._support.scratch import scratch
@@ -47,7 +47,7 @@ LANE_BITS = {U32: 30, U64: 62}
 # lengths up to 2^MIN_ADICITY, so plans and tables are shared across sizes).
 MIN_ADICITY = {U32: 20, U64: 32}
 
-MAX_PRIMES = 16  # _crt.garner_digits' limit
+MAX_PRIMES = 16  # garner64.garner_digits' limit
 GARNER32_MAX_PRIMES = 8  # the fused kernel's limit (ntt_cy/_kernels/crt/garner_rows.pxi)
 # Moduli of several words take uint32 primes where they pay (wide32_basis): up to
 # _ntt.garner32_digits' limit, ~950 bits of product (m up to ~460 bits at n = 2^17).
@@ -175,7 +175,7 @@ def _int_words(values, words: int):
 
 def _ints_mod(digits, constants, rows, threads):
     """sum_j digits[j] W_j mod m for every column, as an object array of Python ints
-    (N,), its words computed into rows (N, M) first (_wide.digits_mod, then
+    (N,), its words computed into rows (N, M) first (_wide.mixed_radix_mod_multiword, then
     _wide.ints_from_words); constants: _weight_words(m) (or their pairs), None for
     m = 1 (every value 0)."""
     out = np.empty(rows.shape[0], dtype=object)
@@ -183,7 +183,7 @@ def _ints_mod(digits, constants, rows, threads):
         out[:] = [0] * rows.shape[0]
         return out
     weights, quotients, m_words = constants
-    _wide.digits_mod(digits, weights, quotients, m_words, rows, threads)
+    _wide.mixed_radix_mod_multiword(digits, weights, quotients, m_words, rows, threads)
     out[:] = _wide.ints_from_words(rows)
     return out
 
@@ -239,7 +239,7 @@ class CRTBasis:
             out = np.empty_like(residues)
         elif out.shape != residues.shape:
             raise ValueError(f"out has shape {out.shape}, residues {residues.shape}")
-        kernel = _garner32.garner_digits32 if self.small else _crt.garner_digits
+        kernel = _garner32.garner_digits32 if self.small else _garner64.garner_digits
         kernel(residues, self.primes_array, self._inv, self._inv_q, out, threads)
         return out
 
@@ -271,11 +271,11 @@ class CRTBasis:
             return out
         c, prime_mod_m, weights, one_word = self._mod_constants(m)
         if self.small:
-            _garner32.digits_mod32(digits, weights, m, c["barrett_d"], c["barrett_v"],
-                                   c["barrett_shift"], one_word, out, threads)
+            _garner32.mixed_radix_mod_weighted(digits, weights, m, c["barrett_d"], c["barrett_v"],
+                                               c["barrett_shift"], one_word, out, threads)
         else:
-            _crt.digits_mod(digits, prime_mod_m, m, c["barrett_d"], c["barrett_v"],
-                            c["barrett_shift"], out, threads)
+            _garner64.mixed_radix_mod_horner(digits, prime_mod_m, m, c["barrett_d"],
+                                             c["barrett_v"], c["barrett_shift"], out, threads)
         return out
 
     def fused32(self, m: int) -> bool:
@@ -404,7 +404,7 @@ class CRTBasis:
     def reduce_ints(self, digits: np.ndarray, m: int, threads: int) -> np.ndarray:
         """x mod m for every column x of the digits, as an object array of Python ints
         (N,); any m >= 1.  The sum of v_j (p_0 ... p_{j-1} mod m) is reduced mod m in
-        C (_wide.digits_mod, Shoup products on words), and the words become Python ints
+        C (_wide.mixed_radix_mod_multiword, Shoup products on words), and the words become Python ints
         there too (_wide.ints_from_words)."""
         self._check_rows(digits, "digits", threads)
         return _ints_mod(digits, self._weight_words(m) if m > 1 else None,
@@ -416,7 +416,7 @@ class CRTBasis:
         Python ints (R * L,), straight from the uint32 transform rows (wide32_basis
         bases): products (k, R, N), products[j] = x mod p_j.  Garner's digits in the
         vector kernels (_ntt.garner32_digits), then paired, u_i = v_2i + p_2i v_2i+1 <
-        2^60 (half the terms for digits_mod's word products), reduced as reduce_ints.
+        2^60 (half the terms for the word products), reduced as reduce_ints.
         Its temporaries live in scratch slots (fresh ones fault: ~5 ms at 2^15 values)."""
         k, R = self.k, products.shape[1]
         if m == 1:
@@ -443,7 +443,7 @@ class CRTBasis:
 
     @lru_cache(maxsize=32)
     def _weight_words(self, m):
-        """_wide.digits_mod's constants for m >= 2: W_j = p_0 ... p_{j-1} mod m (k, M)
+        """_wide.mixed_radix_mod_multiword's constants for m >= 2: W_j = p_0 ... p_{j-1} mod m (k, M)
         and floor(W_j 2^64 / m) (k,) as uint64 words, and m's M words."""
         words = _word_count(m)
         weights = self._prefix_products_mod(m)

@@ -100,7 +100,7 @@ def test_garner_round_trip(dtype, k):
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 8, 16])
 def test_small_and_general_kernels_agree(k):
-    """The uint32 family's 64-bit kernels (_garner32) against _crt's general ones on
+    """The uint32 family's 64-bit kernels (garner32) against garner64's general ones on
     the same primes, for moduli taking the one-word and the two-word sums."""
     pool = prime_pool(np.dtype(np.uint32), 20)[:k]
     small = crt_basis(pool, np.dtype(np.uint32))
@@ -144,8 +144,8 @@ def test_basis_constants_and_validation(primes, dtype, word):
 
 
 @pytest.mark.parametrize("primes, dtype", [
-    ((4611685941117976577, 4611685692009873409), np.uint64),   # 62-bit: _crt's kernels
-    ((998244353, 7340033), np.uint32),                         # small: _garner32's
+    ((4611685941117976577, 4611685692009873409), np.uint64),   # 62-bit: garner64's kernels
+    ((998244353, 7340033), np.uint32),                         # small: garner32's
 ])
 def test_digits_and_reduce_refuse_what_the_kernels_cannot_take(primes, dtype):
     # out of the wrong size once wrote past its end, other row counts read past the
@@ -177,8 +177,8 @@ def test_digits_and_reduce_refuse_what_the_kernels_cannot_take(primes, dtype):
 
 
 def test_kernels_refuse_thread_counts_outside_1_to_1024():
-    from ntt_cy._kernels.crt import garner64 as _crt
     from ntt_cy._kernels.crt import garner32 as _garner32
+    from ntt_cy._kernels.crt import garner64 as _garner64
 
     b = crt_basis((1053818881, 1051721729), np.uint32)
     fused = b.fused_product32(8, 7)
@@ -193,5 +193,5 @@ def test_kernels_refuse_thread_counts_outside_1_to_1024():
                                       np.zeros((2, 4), np.uint64), threads)
         big = crt_basis((4611685941117976577, 4611685692009873409), np.uint64)
         with pytest.raises(ValueError, match="thread count"):
-            _crt.garner_digits(np.zeros((2, 4), np.uint64), big.primes_array, big._inv,
-                               big._inv_q, np.zeros((2, 4), np.uint64), threads)
+            _garner64.garner_digits(np.zeros((2, 4), np.uint64), big.primes_array, big._inv,
+                                    big._inv_q, np.zeros((2, 4), np.uint64), threads)
