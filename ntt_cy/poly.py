@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from ntt_cy._support import checks as _checks
+from ntt_cy._support.checks import check_backend
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels.crt import residues as _residues
 from ntt_cy._kernels import schoolbook as _schoolbook
@@ -30,7 +31,6 @@ from ntt_cy._support.threads import (PARALLEL_MIN_ELEMENTS, check_workers, effec
                              requested_workers, resolve_workers)
 from ntt_cy._crt import choose_basis, lane_costs, transform_costs, wide32_basis
 from ntt_cy.plan import get_plan, modulus_constants
-from ntt_cy.transforms import _check_backend
 from ntt_cy.primes import is_prime, two_adicity
 
 __all__ = ["polymul", "convolve"]
@@ -77,7 +77,7 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     4096 products, else ValueError naming the bound).  Cyclic and negacyclic products
     of such moduli are linear ones, wrapped.
     """
-    if _check_backend(backend) == "cuda":
+    if check_backend(backend) == "cuda":
         from ntt_cy import cuda
 
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid
