@@ -417,13 +417,13 @@ def check_product(a, b, c, m, rng):
 
 
 def _path_name(n, m):
-    from ntt_cy.poly import linear_path
+    from ntt_cy._routing import product_route
 
-    path, basis = linear_path(1, n, n, m)
-    if path == "crt":
-        bits = 30 if basis.dtype.itemsize == 4 else 62
-        return f"CRT {basis.k}x{bits}-bit"
-    return path
+    route = product_route(1, n, n, m, "linear")
+    if route.path == "crt":
+        bits = 30 if route.basis.dtype.itemsize == 4 else 62
+        return f"CRT {route.basis.k}x{bits}-bit"
+    return route.path
 
 
 def cmd_demo(repeat, workers, seed) -> int:
