@@ -346,8 +346,8 @@ class CRTBasis:
     def reduce_ints(self, digits: np.ndarray, m: int, threads: int) -> np.ndarray:
         """x mod m for every column x of the digits, as an object array of Python ints
         (N,); any m >= 1.  The sum of v_j (p_0 ... p_{j-1} mod m) is reduced mod m in
-        C (_wide.mixed_radix_mod_multiword, Shoup products on words), and the words become Python ints
-        there too (_wide.ints_from_words)."""
+        C (_wide.mixed_radix_mod_multiword, Shoup products on words), and the words
+        become Python ints there too (_wide.ints_from_words)."""
         self._check_rows(digits, "digits", threads)
         return _ints_mod(digits, self._weight_words(m) if m > 1 else None,
                          np.empty((digits.shape[1], _word_count(m)), dtype=np.uint64), threads)
@@ -385,8 +385,8 @@ class CRTBasis:
 
     @lru_cache(maxsize=32)
     def _weight_words(self, m):
-        """_wide.mixed_radix_mod_multiword's constants for m >= 2: W_j = p_0 ... p_{j-1} mod m (k, M)
-        and floor(W_j 2^64 / m) (k,) as uint64 words, and m's M words."""
+        """_wide.mixed_radix_mod_multiword's constants for m >= 2: W_j = p_0 ... p_{j-1}
+        mod m (k, M) and floor(W_j 2^64 / m) (k,) as uint64 words, and m's M words."""
         words = _word_count(m)
         weights = self._prefix_products_mod(m)
         quotients = np.array([(w << 64) // m for w in weights], dtype=np.uint64)

@@ -7,9 +7,10 @@ thread is often not running, and the spinning thread holds the other core throug
 whole scheduler slice, at every barrier: on a 2-core machine with one busy process
 beside it, two-thread transforms and products then take tens of times longer than one
 thread (asv_bench/scripts/openmp_wait.py measures it).  SPIN_COUNT spins (~20 us)
-cover the waits of balanced work on an idle machine and then yield the core.  An explicit GOMP_SPINCOUNT or OMP_WAIT_POLICY is left alone,
-and the environment is restored once the modules are loaded (child processes and
-libraries loaded later see the caller's own).
+cover the waits of balanced work on an idle machine and then yield the core.  An
+explicit GOMP_SPINCOUNT or OMP_WAIT_POLICY is left alone, and the environment is
+restored once the modules are loaded (child processes and libraries loaded later see
+the caller's own).
 """
 from __future__ import annotations
 

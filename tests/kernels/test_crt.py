@@ -1,5 +1,6 @@
-"""CRT prime pools, bases and Garner reconstruction (ntt_cy/_crt.py, ntt_cy/_kernels/crt/garner32.pyx
-and garner64.pyx).  The cost-based choice of a basis is tests/test_routing.py's."""
+"""CRT prime pools, bases and Garner reconstruction (ntt_cy/_crt.py,
+ntt_cy/_kernels/crt/garner32.pyx and garner64.pyx).  The cost-based choice of a basis is
+tests/test_routing.py's."""
 import math
 import random
 

@@ -38,7 +38,8 @@ cdef extern from "crt/pylong_bytes.h":
 
 cdef enum:
     MAX_WORDS = 65          # mixed_radix_mod_multiword: m below 2^4096
-    MAX_TERMS = 64          # mixed_radix_mod_multiword: digits a coefficient (k <= 2^(MAX_DOUBLINGS - 1))
+    MAX_TERMS = 64          # mixed_radix_mod_multiword: digits a coefficient
+                            # (k <= 2^(MAX_DOUBLINGS - 1))
     MAX_DOUBLINGS = 7
     MAX_SMALL_PRIMES = 64   # words_mod_small_primes: primes a call (its sums on the stack)
 
