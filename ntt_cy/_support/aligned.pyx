@@ -31,9 +31,8 @@ cimport numpy as cnp
 
 cnp.import_array()
 
-cdef enum:
-    ALIGN_BYTES = 64
-    PAGE_BYTES = 4096
+DEF ALIGN_BYTES = 64
+DEF PAGE_BYTES = 4096
 ALIGN = ALIGN_BYTES
 PAGE = PAGE_BYTES
 PAGE_DATA = 0
@@ -42,8 +41,7 @@ PAGE_QUOTIENTS = 3072
 PAGE_ELEMENTWISE = 2048   # per-element tables (twists), read alongside data only
 TABLE_TAIL_BYTES = 64     # one vector of the widest ISA
 NPY_MAX_INTP = np.iinfo(np.intp).max
-cdef enum:
-    MAX_DIMS = 32   # numpy's NPY_MAXDIMS (64 since numpy 2; 32 is plenty here)
+DEF MAX_DIMS = 32         # numpy's NPY_MAXDIMS (64 since numpy 2; 32 is plenty here)
 
 
 def aligned_empty(shape, dtype, page_offset=PAGE_DATA, tail=0) -> np.ndarray:
