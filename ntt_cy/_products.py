@@ -41,42 +41,42 @@ def run_route(route, A2, B2, m, threads, checked=True):
     for linear products, n for cyclic and negacyclic ones; uint32, uint64 or object.
     threads: a count, or None for all cores.  checked=False (route.unchecked only): A2,
     B2 may hold values >= m, and the result is None when one does."""
-    path = route.path
+    path, N = route.path, route.length
     R, na = A2.shape
-    L = na + B2.shape[1] - 1 if route.kind == "linear" else na
-    if path == "zero":
-        return np.zeros((R, L), dtype=U64)
-    if path == "schoolbook":
+    if route.kind == "linear":
+        L = na + B2.shape[1] - 1
+        kind = "cyclic"   # (the transforms' kind: zero-padded to N >= L)
+    else:
+        L, kind = na, route.kind
+    if path == "direct":
+        out = prime_product(A2, B2, m, None, N, kind, threads, False, None, checked)
+        if out is None:
+            return None
+        if N != L:
+            out = np.ascontiguousarray(out[:, :L])
+    elif path == "crt":
+        out = crt_product(A2, B2, m, route.basis, N, kind, L, threads, route.offset, checked)
+        if out is None:
+            return None
+    elif path == "schoolbook":
         # small: one max per operand here beats the checked route's conversion
         if not checked and (int(A2.max()) >= m or (B2 is not A2 and int(B2.max()) >= m)):
             return None
         out = schoolbook(A2, B2, m, threads)
-    elif path == "direct":
-        kind = "cyclic" if route.kind == "linear" else route.kind
-        out = prime_product(A2, B2, m, None, route.length, kind, threads, reduce=False,
-                            checked=checked)
-        if out is None:
-            return None
-        if route.length != L:
-            out = np.ascontiguousarray(out[:, :L])
-    elif path == "crt":
-        kind = "cyclic" if route.kind == "linear" else route.kind
-        out = crt_product(A2, B2, m, route.basis, route.length, kind, L, threads, route.offset,
-                          checked)
-        if out is None:
-            return None
+    elif path == "zero":
+        return np.zeros((R, L), dtype=U64)
     elif path == "python_schoolbook":
         out = np.empty((R, L), dtype=object)
         for r in range(R):
             out[r] = np.convolve(A2[r], B2[r]) % m
     elif path == "crt32_words":   # digits and their reduction straight from the uint32 rows
         basis = route.basis
-        products = object_products(A2, B2, m, basis, route.length, threads)
+        products = object_products(A2, B2, m, basis, N, threads)
         t = effective_threads(threads, basis.k * R * L)
         out = basis.reduce_products_ints(products, L, m, t).reshape(R, L)
     else:   # crt_words
         basis = route.basis
-        products = object_products(A2, B2, m, basis, route.length, threads)
+        products = object_products(A2, B2, m, basis, N, threads)
         residues = np.empty((basis.k, R * L), dtype=U64)
         np.copyto(residues.reshape(basis.k, R, L), products[:, :, :L])
         t = effective_threads(threads, residues.size)

@@ -81,22 +81,29 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     if m < 1:
         raise ValueError(f"modulus must be >= 1, got {m}")
     check_poly_kind(kind)
-    A, B, reduced, threads = _read_operands(a, b, m, workers)
-    batch = _batch_shape(A, B, kind)
-    route = product_route(math.prod(batch), A.shape[-1], B.shape[-1], m, kind)
+    A, B, a_reduced, b_reduced, threads = _read_operands(a, b, m, workers)
+    na, nb = A.shape[-1], B.shape[-1]
+    try:
+        batch = () if A.ndim == B.ndim == 1 else np.broadcast_shapes(A.shape[:-1], B.shape[:-1])
+    except ValueError:
+        raise ValueError(f"batch shapes of a {A.shape[:-1]} and b {B.shape[:-1]} do not "
+                         f"broadcast (the last axis holds the coefficients)") from None
+    if kind != "linear" and na != nb:
+        raise ValueError(f"kind={kind!r} needs a and b of the same length n, got {na} and {nb}")
+    route = product_route(math.prod(batch), na, nb, m, kind)
     out = None
     if route.unchecked:
         # 32/64-bit integer arrays go in as they are (unsigned views): the route's kernels
         # see every value anyway and report the largest; one >= m (or a negative one)
         # sends the product to the residues below
-        lanes_a = _unsigned_lanes(A, m)
-        lanes_b = lanes_a if B is A else _unsigned_lanes(B, m)
-        if lanes_a is not None and lanes_b is not None:
-            out = run_route(route, *_rows(lanes_a, lanes_b, batch), m, threads, checked=False)
+        rows = _unchecked_rows(A, B, m, batch)
+        if rows is not None:
+            out = run_route(route, rows[0], rows[1], m, threads, False)
     if out is None:
-        RA = A if reduced[0] else _residues(A, m, "a")
-        RB = RA if B is A else B if reduced[1] else _residues(B, m, "b")
-        out = run_route(route, *_rows(RA, RB, batch), m, threads)
+        RA = A if a_reduced else _residues(A, m, "a")
+        RB = RA if B is A else B if b_reduced else _residues(B, m, "b")
+        A2, B2 = _rows(RA, RB, batch)
+        out = run_route(route, A2, B2, m, threads, True)
     out = out.reshape(batch + out.shape[-1:])
     return out.astype(output_dtype(m), copy=False)
 
@@ -114,58 +121,49 @@ def output_dtype(m: int) -> np.dtype:
 # ---------------------------------------------------------------- the operands
 
 def _read_operands(a, b, m, workers):
-    """(A, B, reduced, threads): a and b as checked integer ndarrays (B is A for a
-    square), each read once: lists and tuples before `workers` is checked, every other
-    input after it; reduced[i]: whether that operand's values are residues mod m
+    """(A, B, a_reduced, b_reduced, threads): a and b as checked integer ndarrays (B is
+    A for a square), each read once: lists and tuples before `workers` is checked, every
+    other input after it; a_reduced, b_reduced: whether their values are residues mod m
     already; threads: a count, or None for all cores (resolved by effective_threads
     where a product is large enough for threads: the core count,
     os.sched_getaffinity, costs ~1 us a call)."""
     squaring = b is a
-    A = B = None
-    if type(a) is list or type(a) is tuple:
-        A = as_integer_array(a, "a")
-    if not squaring and (type(b) is list or type(b) is tuple):
-        B = as_integer_array(b, "b")
+    A = as_integer_array(a, "a") if type(a) is list or type(a) is tuple else None
+    B = as_integer_array(b, "b") if not squaring and (type(b) is list or type(b) is tuple) \
+        else None
     threads = None if workers is None else requested_workers(workers)
-    a_reduced = b_reduced = False
-    if A is None:
-        A, a_reduced = _operand(a, m, "a")
+    A, a_reduced = _operand(a, m, "a") if A is None else _operand(A, m, "a", True)
     if squaring:
-        B, b_reduced = A, a_reduced
-    elif B is None:
-        B, b_reduced = _operand(b, m, "b")
-    return A, B, (a_reduced, b_reduced), threads
+        return A, A, a_reduced, a_reduced, threads
+    B, b_reduced = _operand(b, m, "b") if B is None else _operand(B, m, "b", True)
+    return A, B, a_reduced, b_reduced, threads
 
 
-def _batch_shape(A, B, kind):
-    """The batch shape the leading axes of A and B broadcast to (() for two rows), after
-    the checks of their shapes."""
-    try:
-        batch = () if A.ndim == B.ndim == 1 else np.broadcast_shapes(A.shape[:-1], B.shape[:-1])
-    except ValueError:
-        raise ValueError(f"batch shapes of a {A.shape[:-1]} and b {B.shape[:-1]} do not "
-                         f"broadcast (the last axis holds the coefficients)") from None
-    na, nb = A.shape[-1], B.shape[-1]
-    if kind != "linear" and na != nb:
-        raise ValueError(f"kind={kind!r} needs a and b of the same length n, got {na} and {nb}")
-    return batch
-
-
-def _operand(x, m, name):
+def _operand(x, m, name, checked=False):
     """(x as a checked integer ndarray, whether its values are residues mod m already):
-    object arrays of exact Python ints in [0, m), m >= 2**64, are taken as they are."""
+    object arrays of exact Python ints in [0, m), m >= 2**64, are taken as they are.
+    checked: x is one already (a list read by as_integer_array)."""
     if (m >= 1 << 64 and type(x) is np.ndarray and x.dtype == OBJ and x.ndim and x.size
             and _wide.exact_ints_below(x, m)):
         return x, True   # (nothing more to check; the products only read them)
-    return as_integer_array(x, name), False
+    return (x if checked else as_integer_array(x, name)), False
 
 
-def _unsigned_lanes(arr, m):
-    """A 32/64-bit integer array as unsigned lanes of its width (a view, unchecked; see
-    checks.unsigned_view for when a maximum over it suffices), or None."""
-    if arr.dtype.kind not in "iu" or arr.dtype.itemsize not in (4, 8):
+def _unchecked_rows(A, B, m, batch):
+    """The rows of 32/64-bit integer arrays A and B as unsigned lanes of their widths
+    (views, unchecked: see checks.unsigned_view for when a maximum over them suffices),
+    as _rows makes them, or None."""
+    if A.dtype.kind not in "iu" or A.dtype.itemsize not in (4, 8):
         return None
-    return unsigned_view(arr, m)
+    lanes_a = unsigned_view(A, m)
+    if lanes_a is None:
+        return None
+    if B is A:
+        return _rows(lanes_a, lanes_a, batch)
+    if B.dtype.kind not in "iu" or B.dtype.itemsize not in (4, 8):
+        return None
+    lanes_b = unsigned_view(B, m)
+    return None if lanes_b is None else _rows(lanes_a, lanes_b, batch)
 
 
 def _residues(arr, m, name):
