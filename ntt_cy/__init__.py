@@ -3,7 +3,7 @@ __version__ = "0.1.0"
 
 from ntt_cy._support.openmp_env import short_spin_while_loading
 
-with short_spin_while_loading():   # the kernel modules load libgomp: see _openmp_env
+with short_spin_while_loading():   # the kernel modules load libgomp: see _support/openmp_env.py
     from ntt_cy._support.config import show_config
     from ntt_cy.bigint import bigmul
     from ntt_cy.plan import NTTPlan

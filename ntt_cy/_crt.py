@@ -1,42 +1,47 @@
-"""Multi-prime CRT for exact integer convolutions: which NTT primes, and Garner.
+"""Multi-prime CRT for exact integer convolutions: NTT prime pools, CRT bases, Garner.
 
 A convolution modulo an arbitrary m is computed exactly over the integers: every
 coefficient is a sum of at most n products of values in [0, m), so it lies in
 [0, n (m - 1)^2].  Transforms modulo primes p_0, ..., p_{k-1} with
-p_0 p_1 ... p_{k-1} > n (m - 1)^2 determine it uniquely; Garner's algorithm
-(ntt_cy/_kernels/crt/garner64.pyx, nogil, 128-bit products) turns the k residues into mixed-radix
-digits, which are then reduced modulo m (or rebuilt as Python ints).
+p_0 p_1 ... p_{k-1} > n (m - 1)^2 determine it uniquely; Garner's algorithm turns the
+k residues into mixed-radix digits, x = v_0 + p_0 (v_1 + p_1 (v_2 + ...)), which are
+then reduced modulo m (or rebuilt as Python ints).
 
 Two families of primes:
   uint32 lanes: primes < 2^30 (room for lazy reduction: 4p <= 2^32), ~29.9 bits each;
   uint64 lanes: primes < 2^62 (lazy: 4p <= 2^64; Garner needs p < 2^62), ~62 bits.
-`choose_basis` takes the family needing the least transform work, counting one
-uint64 transform as lane_costs()[uint64] uint32 transforms of the same length.
-That ratio depends on the kernel build in use: measured here at n = 2^14, one
-thread, it is ~1.2 for the portable build, ~1.5 for AVX2 and ~4.5 for AVX-512
-(vector uint32 butterflies, scalar uint64 ones).  So it is measured once per
-process (transform_costs(), a few milliseconds) rather than written down.
+Which family a product uses is a cost decision, made in ntt_cy/_routing.py
+(choose_basis); this module builds the bases (fewest_primes, basis_for, wide32_basis)
+and runs their kernels (CRTBasis).  The kernels, by what they compute:
+  Garner digits       garner32.pyx (primes < 2^31, 64-bit products),
+                      garner64.pyx (primes < 2^62, 128-bit products);
+  digits -> x mod m   garner32.mixed_radix_mod_weighted, garner64.mixed_radix_mod_horner
+                      (one-word m), wide.mixed_radix_mod_multiword (m of several words);
+  rows -> x mod m     garner_rows.pxi in every kernel build (ntt_cy._kernels.active:
+                      garner32_mod, garner32_mod64, CRTProduct32, garner32_digits), the
+                      vector Garner straight from the primes' uint32 transform rows;
+  ints -> residues    wide.words_mod_primes / words_mod_small_primes (m >= 2^64).
+All in ntt_cy/_kernels/crt/.
 """
 from __future__ import annotations
 
 import math
-import time
 from functools import cached_property, lru_cache
 
 import numpy as np
 
-from ntt_cy._kernels.crt import garner64 as _crt
-from ntt_cy._kernels.crt import garner32 as _garner32
 from ntt_cy._kernels import active as _ntt
+from ntt_cy._kernels.crt import garner32 as _garner32
+from ntt_cy._kernels.crt import garner64 as _garner64
 from ntt_cy._kernels.crt import wide as _wide
 from ntt_cy._support.checks import is_integer
 from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import check_thread_count
-from ntt_cy.plan import modulus_constants
+from ntt_cy.plan import get_plan, modulus_constants
 from ntt_cy.primes import is_prime, ntt_primes
 
-__all__ = ["CRTBasis", "choose_basis", "basis_for", "wide32_basis", "crt_basis", "prime_pool",
-           "lane_costs", "transform_costs", "MAX_PRIMES", "WIDE32_MAX_PRIMES"]
+__all__ = ["CRTBasis", "fewest_primes", "basis_for", "wide32_basis", "crt_basis", "prime_pool",
+           "MAX_PRIMES", "WIDE32_MAX_PRIMES"]
 
 U32, U64 = np.dtype(np.uint32), np.dtype(np.uint64)
 
@@ -47,7 +52,7 @@ LANE_BITS = {U32: 30, U64: 62}
 # lengths up to 2^MIN_ADICITY, so plans and tables are shared across sizes).
 MIN_ADICITY = {U32: 20, U64: 32}
 
-MAX_PRIMES = 16  # _crt.garner_digits' limit
+MAX_PRIMES = 16  # garner64.garner_digits' limit
 GARNER32_MAX_PRIMES = 8  # the fused kernel's limit (ntt_cy/_kernels/crt/garner_rows.pxi)
 # Moduli of several words take uint32 primes where they pay (wide32_basis): up to
 # _ntt.garner32_digits' limit, ~950 bits of product (m up to ~460 bits at n = 2^17).
@@ -61,6 +66,13 @@ def prime_pool(dtype, min_adicity: int, count: int = MAX_PRIMES) -> tuple:
     return tuple(ntt_primes(LANE_BITS[np.dtype(dtype)], min_adicity, count, allow_fewer=True))
 
 
+def fewest_primes(bound: int, log2n: int, dtype) -> "tuple | None":
+    """The fewest primes of one lane family (the largest first) whose product exceeds
+    `bound`, each with 2-adicity >= log2n, or None."""
+    dt = np.dtype(dtype)
+    return _fewest(prime_pool(dt, max(MIN_ADICITY[dt], log2n)), bound)
+
+
 def _fewest(pool, bound):
     """Shortest prefix of `pool` whose product exceeds `bound`, or None."""
     prod = 1
@@ -71,93 +83,24 @@ def _fewest(pool, bound):
     return None
 
 
-CALIBRATION_LOG2N = 14
-
-
-@lru_cache(maxsize=1)
-def transform_costs() -> tuple:
-    """(ns, ratio), measured once per process with the active kernels, one thread:
-    ns = time of one uint32 transform at n = 2^14 per element per stage
-    (n log2 n), ratio = time of a uint64 transform / a uint32 one (clamped to
-    [0.5, 8]).  Minimum over interleaved repetitions of a forward + inverse pair."""
-    from ntt_cy._kernels import active as _ntt
-    from ntt_cy.plan import get_plan
-
-    n = 1 << CALIBRATION_LOG2N
-    runs = {}
-    for dt in (U32, U64):
-        p = prime_pool(dt, MIN_ADICITY[dt])[0]
-        plan = get_plan(n, p, dtype=dt)
-        tables = plan.tables(plan.reduction)
-        x = (np.arange(n, dtype=np.uint64) * 0x9E3779B9 % p).astype(dt).reshape(1, n)
-        runs[dt] = (x, tables)
-    best = {U32: math.inf, U64: math.inf}
-    for _ in range(7):
-        for dt, (x, tables) in runs.items():
-            t0 = time.perf_counter()
-            _ntt.forward(x, x, tables, 1, False)
-            _ntt.inverse(x, x, tables, 1, False)
-            best[dt] = min(best[dt], (time.perf_counter() - t0) / 2)
-    ns = best[U32] / (n * CALIBRATION_LOG2N) * 1e9
-    return ns, min(max(best[U64] / best[U32], 0.5), 8.0)
-
-
-def lane_costs() -> dict:
-    """Relative cost of one transform per lane family (uint32 = 1)."""
-    return {U32: 1.0, U64: transform_costs()[1]}
-
-
-def choose_basis(bound: int, log2n: int, u64_cost: float | None = None) -> "CRTBasis":
-    """The cheapest set of NTT primes whose product exceeds `bound`, each supporting
-    transforms of length 2**log2n (2-adicity >= log2n).
-
-    Cost = number of primes * lane cost of their family (uint32 = 1, uint64 =
-    `u64_cost`, measured by transform_costs() when None); ties go to uint32.
-    ValueError when no family has enough primes (bound above ~2**990).
-    """
-    if u64_cost is None:
-        u64_cost = transform_costs()[1]
-    return _choose_basis(bound, log2n, u64_cost)
-
-
 def basis_for(bound: int, log2n: int, dtype) -> "CRTBasis | None":
-    """The fewest primes of one lane family whose product exceeds `bound`, or None."""
-    dt = np.dtype(dtype)
-    primes = _fewest(prime_pool(dt, max(MIN_ADICITY[dt], log2n)), bound)
-    return None if primes is None else crt_basis(primes, dt)
+    """fewest_primes(bound, log2n, dtype) as a CRTBasis, or None."""
+    primes = fewest_primes(bound, log2n, dtype)
+    return None if primes is None else crt_basis(primes, np.dtype(dtype))
 
 
 def wide32_basis(bound: int, log2n: int) -> "CRTBasis | None":
     """The fewest uint32-family primes (at most WIDE32_MAX_PRIMES) whose product exceeds
     `bound`, for transforms of length 2**log2n, as a basis whose digits
     _ntt.garner32_digits computes (every prime below twice the smallest), or None.
-    Moduli of several words use it where it pays (poly._linear_object): 30-bit lanes
-    run ~6x faster a butterfly than 62-bit ones on AVX2, more than the extra primes
-    and the quadratic digits cost at large n."""
+    Moduli of several words use it where it pays (ntt_cy/_routing.py, crt32_words):
+    30-bit lanes run several times faster a butterfly than 62-bit ones on the vector
+    builds, more than the extra primes and the quadratic digits cost at large n."""
     pool = prime_pool(U32, max(MIN_ADICITY[U32], log2n), WIDE32_MAX_PRIMES)
     primes = _fewest(pool, bound)
     if primes is None or max(primes) >= 2 * min(primes):
         return None
     return crt_basis(primes, U32)
-
-
-@lru_cache(maxsize=256)
-def _choose_basis(bound, log2n, u64_cost):
-    best = None
-    for dt in (U32, U64):
-        pool = prime_pool(dt, max(MIN_ADICITY[dt], log2n))
-        primes = _fewest(pool, bound)
-        if primes is None:
-            continue
-        cost = len(primes) * (1.0 if dt == U32 else u64_cost)
-        if best is None or cost < best[0]:
-            best = (cost, primes, dt)
-    if best is None:
-        raise ValueError(
-            f"exact convolution needs a CRT product above 2**{bound.bit_length()}, more than "
-            f"{MAX_PRIMES} NTT primes of {LANE_BITS[U64]} bits give (modulus too large)"
-        )
-    return crt_basis(best[1], best[2])
 
 
 def _word_count(v: int) -> int:
@@ -175,7 +118,7 @@ def _int_words(values, words: int):
 
 def _ints_mod(digits, constants, rows, threads):
     """sum_j digits[j] W_j mod m for every column, as an object array of Python ints
-    (N,), its words computed into rows (N, M) first (_wide.digits_mod, then
+    (N,), its words computed into rows (N, M) first (_wide.mixed_radix_mod_multiword, then
     _wide.ints_from_words); constants: _weight_words(m) (or their pairs), None for
     m = 1 (every value 0)."""
     out = np.empty(rows.shape[0], dtype=object)
@@ -183,7 +126,7 @@ def _ints_mod(digits, constants, rows, threads):
         out[:] = [0] * rows.shape[0]
         return out
     weights, quotients, m_words = constants
-    _wide.digits_mod(digits, weights, quotients, m_words, rows, threads)
+    _wide.mixed_radix_mod_multiword(digits, weights, quotients, m_words, rows, threads)
     out[:] = _wide.ints_from_words(rows)
     return out
 
@@ -239,7 +182,7 @@ class CRTBasis:
             out = np.empty_like(residues)
         elif out.shape != residues.shape:
             raise ValueError(f"out has shape {out.shape}, residues {residues.shape}")
-        kernel = _garner32.garner_digits32 if self.small else _crt.garner_digits
+        kernel = _garner32.garner_digits32 if self.small else _garner64.garner_digits
         kernel(residues, self.primes_array, self._inv, self._inv_q, out, threads)
         return out
 
@@ -271,11 +214,11 @@ class CRTBasis:
             return out
         c, prime_mod_m, weights, one_word = self._mod_constants(m)
         if self.small:
-            _garner32.digits_mod32(digits, weights, m, c["barrett_d"], c["barrett_v"],
-                                   c["barrett_shift"], one_word, out, threads)
+            _garner32.mixed_radix_mod_weighted(digits, weights, m, c["barrett_d"], c["barrett_v"],
+                                               c["barrett_shift"], one_word, out, threads)
         else:
-            _crt.digits_mod(digits, prime_mod_m, m, c["barrett_d"], c["barrett_v"],
-                            c["barrett_shift"], out, threads)
+            _garner64.mixed_radix_mod_horner(digits, prime_mod_m, m, c["barrett_d"],
+                                             c["barrett_v"], c["barrett_shift"], out, threads)
         return out
 
     def fused32(self, m: int) -> bool:
@@ -283,7 +226,8 @@ class CRTBasis:
         m < 2**32).  Such
         products may also read their inputs unchecked: every value is read mod each
         prime as it is loaded, and the transforms' largest-value report is the whole
-        range check (see poly._crt_product; so may fused64's one-call products)."""
+        range check (see ntt_cy/_products.py, crt_product; so may fused64's one-call
+        products)."""
         return self._fused32_basis and 2 <= m < 1 << 32
 
     def fused64(self, m: int) -> bool:
@@ -303,7 +247,7 @@ class CRTBasis:
         out (R, L), L <= N, gets the first L coefficients of each row: uint32 or
         uint64 for m < 2^32 (_ntt.garner32_mod), uint64 above (_ntt.garner32_mod64,
         the weighted sum in 128-bit arithmetic).  x = c + offset must lie in [0, p_0
-        ... p_{k-1}): the offset (see poly._wrapped) lifts signed (negacyclic)
+        ... p_{k-1}): the offset (see ntt_cy/_routing.py, Route) lifts signed (negacyclic)
         coefficients into that range."""
         weights, weights_q, barrett = self._garner_weights(m)
         head = (self.primes_array, self._inv, self._inv_q, self._offsets(offset), m, weights)
@@ -332,8 +276,6 @@ class CRTBasis:
 
     def _tables(self, n):
         """Every prime's transform tables of length n (its plan's default family)."""
-        from ntt_cy.plan import get_plan
-
         return tuple(plan.tables(plan.reduction) for plan in
                      (get_plan(n, p, dtype=self.dtype) for p in self.primes))
 
@@ -404,8 +346,8 @@ class CRTBasis:
     def reduce_ints(self, digits: np.ndarray, m: int, threads: int) -> np.ndarray:
         """x mod m for every column x of the digits, as an object array of Python ints
         (N,); any m >= 1.  The sum of v_j (p_0 ... p_{j-1} mod m) is reduced mod m in
-        C (_wide.digits_mod, Shoup products on words), and the words become Python ints
-        there too (_wide.ints_from_words)."""
+        C (_wide.mixed_radix_mod_multiword, Shoup products on words), and the words
+        become Python ints there too (_wide.ints_from_words)."""
         self._check_rows(digits, "digits", threads)
         return _ints_mod(digits, self._weight_words(m) if m > 1 else None,
                          np.empty((digits.shape[1], _word_count(m)), dtype=np.uint64), threads)
@@ -416,7 +358,7 @@ class CRTBasis:
         Python ints (R * L,), straight from the uint32 transform rows (wide32_basis
         bases): products (k, R, N), products[j] = x mod p_j.  Garner's digits in the
         vector kernels (_ntt.garner32_digits), then paired, u_i = v_2i + p_2i v_2i+1 <
-        2^60 (half the terms for digits_mod's word products), reduced as reduce_ints.
+        2^60 (half the terms for the word products), reduced as reduce_ints.
         Its temporaries live in scratch slots (fresh ones fault: ~5 ms at 2^15 values)."""
         k, R = self.k, products.shape[1]
         if m == 1:
@@ -443,8 +385,8 @@ class CRTBasis:
 
     @lru_cache(maxsize=32)
     def _weight_words(self, m):
-        """_wide.digits_mod's constants for m >= 2: W_j = p_0 ... p_{j-1} mod m (k, M)
-        and floor(W_j 2^64 / m) (k,) as uint64 words, and m's M words."""
+        """_wide.mixed_radix_mod_multiword's constants for m >= 2: W_j = p_0 ... p_{j-1}
+        mod m (k, M) and floor(W_j 2^64 / m) (k,) as uint64 words, and m's M words."""
         words = _word_count(m)
         weights = self._prefix_products_mod(m)
         quotients = np.array([(w << 64) // m for w in weights], dtype=np.uint64)

@@ -23,7 +23,7 @@ __all__ = ["main"]
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 
-# The classic cases of docs/reference.md, plus moduli the transforms cannot use
+# The classic polynomial-multiplication cases, plus moduli the transforms cannot use
 # directly: (n, modulus, note).
 DEMO_CASES = (
     (4, 7340033, "classic, tiny"),
@@ -400,7 +400,9 @@ def check_product(a, b, c, m, rng):
         return False, f"length {len(c)} != {L}"
     if L <= EXACT_MAX_LEN:
         return c == _schoolbook_exact(a, b, m), "exact"
-    if not _is_prime(m) or 2 * L > m:
+    from ntt_cy.primes import is_prime
+
+    if not is_prime(m) or 2 * L > m:
         raise ValueError("the evaluation check needs a prime modulus above 2 * length")
     # A wrong c differs from a*b by a nonzero polynomial of degree < L: it vanishes at
     # fewer than L of the m points, so each random point exposes it with probability
@@ -414,20 +416,14 @@ def check_product(a, b, c, m, rng):
     return True, f"{points} point{'s' if points > 1 else ''}"
 
 
-def _is_prime(m):
-    from ntt_cy.primes import is_prime
-
-    return is_prime(m)
-
-
 def _path_name(n, m):
-    from ntt_cy.poly import linear_path
+    from ntt_cy._routing import product_route
 
-    path, basis = linear_path(1, n, n, m)
-    if path == "crt":
-        bits = 30 if basis.dtype.itemsize == 4 else 62
-        return f"CRT {basis.k}x{bits}-bit"
-    return path
+    route = product_route(1, n, n, m, "linear")
+    if route.path == "crt":
+        bits = 30 if route.basis.dtype.itemsize == 4 else 62
+        return f"CRT {route.basis.k}x{bits}-bit"
+    return route.path
 
 
 def cmd_demo(repeat, workers, seed) -> int:

@@ -118,7 +118,7 @@ class NTTPlan:
     def __reduce__(self):
         # pickle and copy the parameters, not the tables or the lock: a copy (another
         # process's, say) builds its own tables on first use
-        return (_plan_from_parameters, (type(self), self.n, self.p, self.dtype.name,
+        return (plan_from_parameters, (type(self), self.n, self.p, self.dtype.name,
                                         self.kind, self._asked_reduction, self.root))
 
     def __repr__(self):
@@ -205,31 +205,9 @@ class NTTPlan:
             return self._auto
         return _checks.check_reduction(reduction, self.p, self.dtype)
 
-    def _single_row(self, a, axis, reduction, workers, is_forward):
-        """The transform of a 1-D ndarray, list or tuple `a` of n < PARALLEL_MIN_ELEMENTS
-        values (one thread whatever `workers` says) in one compiled call, natural order
-        into a fresh array (_ntt.transform_row: the layers of _transform cost ~10 us,
-        20-40 times the butterflies of n = 256); None for the general route, which also
-        raises every error in its own order."""
-        if type(a) is list or type(a) is tuple:   # (read as ntt() reads them)
-            a = _checks.single_row_operand(a, PARALLEL_MIN_ELEMENTS)
-        if type(a) is not np.ndarray or a.ndim != 1 or a.dtype.kind not in "iu" \
-                or a.shape[0] != self.n \
-                or self.n >= PARALLEL_MIN_ELEMENTS or type(axis) is not int \
-                or not -1 <= axis <= 0 or not (reduction is None or type(reduction) is str):
-            return None
-        try:
-            tables = self.tables(self._family(reduction))
-        except ValueError:
-            return None
-        result = _ntt.transform_row(a, tables, is_forward)
-        if result is not None:
-            check_workers(workers)
-        return result
-
     def _transform(self, a, axis, out, workers, reduction, bit_reversed, is_forward):
         if out is None and not bit_reversed:
-            result = self._single_row(a, axis, reduction, workers, is_forward)
+            result = single_row_transform(self, a, axis, reduction, workers, is_forward)
             if result is not None:
                 return result
         family = self._family(reduction)
@@ -282,23 +260,50 @@ class NTTPlan:
         return out
 
 
-def _plan_from_parameters(cls, n, p, dtype_name, kind, reduction, root) -> NTTPlan:
+def single_row_transform(plan, a, axis, reduction, workers, is_forward):
+    """plan's transform of a 1-D ndarray, list or tuple `a` of n < PARALLEL_MIN_ELEMENTS
+    values (one thread whatever `workers` says) in one compiled call, natural order
+    into a fresh array (_ntt.transform_row: the layers of _transform cost ~10 us,
+    20-40 times the butterflies of n = 256); None for the general route, which also
+    raises every error in its own order."""
+    if type(a) is list or type(a) is tuple:   # (read as ntt() reads them)
+        a = _checks.single_row_operand(a, PARALLEL_MIN_ELEMENTS)
+    if type(a) is not np.ndarray or a.ndim != 1 or a.dtype.kind not in "iu" \
+            or a.shape[0] != plan.n \
+            or plan.n >= PARALLEL_MIN_ELEMENTS or type(axis) is not int \
+            or not -1 <= axis <= 0 or not (reduction is None or type(reduction) is str):
+        return None
+    try:
+        tables = plan.tables(plan._family(reduction))
+    except ValueError:
+        return None
+    result = _ntt.transform_row(a, tables, is_forward)
+    if result is not None:
+        check_workers(workers)
+    return result
+
+
+def plan_from_parameters(cls, n, p, dtype_name, kind, reduction, root):
+    """A plan of class `cls` (this module's NTTPlan, ntt_cy.cuda's, or a subclass) from
+    the parameters its __reduce__ gives: how plans are pickled and copied."""
     return cls(n, p, dtype=np.dtype(dtype_name), kind=kind, reduction=reduction, root=root)
 
 
 @lru_cache(maxsize=64)
-def _cached_plan(n, p, dtype_name, kind, root):
-    # NTTPlan validates everything; failed constructions are not cached.
+def cached_plan(n, p, dtype_name, kind, root):
+    """The plan cache behind get_plan, for callers whose n and p are already exact ints
+    and kind a str (dtype_name: None or a lane dtype's name; root: None or an int).
+    NTTPlan validates everything; failed constructions are not cached."""
     return NTTPlan(n, p, dtype=dtype_name, kind=kind, root=root)
 
 
 def get_plan(n, p, *, dtype=None, kind="cyclic", root=None) -> NTTPlan:
     """A cached plan per (n, p, kind, lane width, root); reduction is chosen per call."""
     if dtype is None and root is None and type(n) is int and type(p) is int and type(kind) is str:
-        return _cached_plan(n, p, None, kind, None)   # nothing to convert: the common call
+        return cached_plan(n, p, None, kind, None)   # nothing to convert: the common call
     # Exact int keys only: 998244353.0 == 998244353 would otherwise hit the cache.
     n, p = _checks.as_int(n, "n"), _checks.as_int(p, "p")
     _checks.check_kind(kind)  # before the cache: an unhashable kind must be a ValueError
     dtype_name = None if dtype is None else np.dtype(dtype).name
     root = None if root is None else _checks.as_int(root, "root")
-    return _cached_plan(n, p, dtype_name, kind, root)
+    return cached_plan(n, p, dtype_name, kind, root)

@@ -2,7 +2,8 @@
 
 Everything here works on Python ints.  is_prime is exact below 3.3e24 (Miller-Rabin
 with the first 13 prime bases, deterministic there) and the Baillie-PSW test above
-(Miller-Rabin base 2 with a strong Lucas test: no composite is known to pass it).
+(Miller-Rabin base 2 with a strong Lucas test: no composite is known to pass it).  Its
+answers are cached: the same moduli come back on every call of the library.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ __all__ = [
 # _MR_EXACT_BELOW is the smallest strong pseudoprime to all of them.
 _MR_BASES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 _MR_EXACT_BELOW = 3317044064679887385961981
-_SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
+SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
 
 
 def _check_int(n, name="n"):
@@ -40,10 +41,14 @@ def _check_int(n, name="n"):
 
 def is_prime(n: int) -> bool:
     """Return True if ``n`` is prime: exact for n < 3.3e24, Baillie-PSW above."""
-    n = _check_int(n)
+    return _is_prime(_check_int(n))   # (checked before the cache, as factorize)
+
+
+@lru_cache(maxsize=1024)
+def _is_prime(n: int) -> bool:
     if n < 2:
         return False
-    for q in _SMALL_PRIMES:
+    for q in SMALL_PRIMES:
         if n % q == 0:
             return n == q
     d, s = n - 1, 0
@@ -52,7 +57,7 @@ def is_prime(n: int) -> bool:
         s += 1
     if not all(_strong_probable_prime(n, a, d, s) for a in _MR_BASES):
         return False
-    return n < _MR_EXACT_BELOW or _strong_lucas_probable_prime(n)
+    return n < _MR_EXACT_BELOW or strong_lucas_probable_prime(n)
 
 
 def _strong_probable_prime(n: int, a: int, d: int, s: int) -> bool:
@@ -83,10 +88,10 @@ def _jacobi(a: int, n: int) -> int:
     return result if n == 1 else 0
 
 
-def _strong_lucas_probable_prime(n: int) -> bool:
+def strong_lucas_probable_prime(n: int) -> bool:
     """The strong Lucas test with Selfridge's parameters (D the first of 5, -7, 9, -11,
     ... with (D / n) = -1, P = 1, Q = (1 - D) / 4), n odd and not divisible by
-    _SMALL_PRIMES.  Every prime passes; composites that pass are rare and none is
+    SMALL_PRIMES.  Every prime passes; composites that pass are rare and none is
     known to also be a strong pseudoprime to base 2."""
     root = math.isqrt(n)
     if root * root == n:   # a square has no D with (D / n) = -1
@@ -159,7 +164,7 @@ def _factorize(n: int) -> dict:
     if n < 1:
         raise ValueError(f"factorize needs n >= 1, got {n}")
     factors: dict = {}
-    for q in _SMALL_PRIMES:
+    for q in SMALL_PRIMES:
         while n % q == 0:
             factors[q] = factors.get(q, 0) + 1
             n //= q

@@ -4,13 +4,12 @@ from __future__ import annotations
 import numpy as np
 
 from ntt_cy._support import checks as _checks
+from ntt_cy._support.checks import check_backend
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers
-from ntt_cy.plan import _cached_plan, get_plan
+from ntt_cy.plan import cached_plan, get_plan, single_row_transform
 
 
 __all__ = ["ntt", "intt"]
-
-BACKENDS = ("cpu", "cuda")
 
 
 def _plan_for(a, p, axis, kind, dtype, root):
@@ -22,23 +21,17 @@ def _plan_for(a, p, axis, kind, dtype, root):
 
 def _single_row(a, p, axis, kind, reduction, workers, is_forward):
     """ntt / intt of a small 1-D ndarray, list or tuple with the default plan
-    (NTTPlan._single_row), or None for the general route."""
+    (plan.single_row_transform), or None for the general route."""
     if type(p) is not int or type(kind) is not str:
         return None
     a = _checks.single_row_operand(a, PARALLEL_MIN_ELEMENTS)
     if a is None or a.dtype.kind not in "iu":
         return None   # (before the plan: tables are not built for an input refused anyway)
     try:
-        plan = _cached_plan(a.shape[0], p, None, kind, None)
+        plan = cached_plan(a.shape[0], p, None, kind, None)
     except (ValueError, TypeError):
         return None   # the general route raises it, after its checks of `a`
-    return plan._single_row(a, axis, reduction, workers, is_forward)
-
-
-def _check_backend(backend):
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
-    return backend
+    return single_row_transform(plan, a, axis, reduction, workers, is_forward)
 
 
 def ntt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto",
@@ -79,7 +72,7 @@ def ntt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto
     -------
     ndarray of the lane dtype, natural order (`out` when given).
     """
-    if _check_backend(backend) == "cuda":
+    if check_backend(backend) == "cuda":
         from ntt_cy import cuda
 
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid
@@ -97,7 +90,7 @@ def intt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="aut
          dtype=None, root=None, backend="cpu"):
     """Inverse of :func:`ntt` (normalised: ``intt(ntt(x, p), p) == x``); the same
     parameters, `a` the transform values in natural order."""
-    if _check_backend(backend) == "cuda":
+    if check_backend(backend) == "cuda":
         from ntt_cy import cuda
 
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid

@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 import ntt_cy
 import ntt_cy.bigint as bigint
-from ntt_cy.bigint import bigmul, ntt_multiply
+from ntt_cy import _routing
 from ntt_cy._crt import U32, U64
+from ntt_cy.bigint import bigmul, ntt_multiply
 
 import flint  # test dependency (pip install -e ".[test]"): the independent oracle
 
@@ -17,8 +18,8 @@ import flint  # test dependency (pip install -e ".[test]"): the independent orac
 @pytest.fixture
 def always_ntt(monkeypatch):
     """Route every product through the NTT, however small."""
-    monkeypatch.setattr(bigint, "BIGMUL_MIN_BITS", 0)
-    monkeypatch.setattr(bigint, "PER_PRIME_MIN_BITS", 0)
+    monkeypatch.setattr(_routing, "BIGMUL_MIN_BITS", 0)
+    monkeypatch.setattr(_routing, "PER_PRIME_MIN_BITS", 0)
 
 
 def test_export():
@@ -72,18 +73,18 @@ def test_ten_million_bits():
 
 def test_ntt_multiply_limit_returns_none(monkeypatch):
     # Operands no scheme can take are handed back (bigmul then uses CPython).
-    monkeypatch.setattr(bigint, "choose_scheme", lambda *a: None)
+    monkeypatch.setattr(_routing, "bigmul_scheme", lambda *a: None)
     assert ntt_multiply(3**1000, 5**1000) is None
-    monkeypatch.setattr(bigint, "BIGMUL_MIN_BITS", 0)
-    monkeypatch.setattr(bigint, "PER_PRIME_MIN_BITS", 0)
+    monkeypatch.setattr(_routing, "BIGMUL_MIN_BITS", 0)
+    monkeypatch.setattr(_routing, "PER_PRIME_MIN_BITS", 0)
     assert bigmul(3**1000, 5**1000) == 3**1000 * 5**1000
 
 
 @pytest.mark.parametrize("u64_cost", [0.6, 1.2, 4.5, 8.0])
 @pytest.mark.parametrize("bits", [64, 16_000, 10**6, 10**7, 10**8, 2 * 10**9])
 def test_choose_scheme_is_exact(monkeypatch, u64_cost, bits):
-    monkeypatch.setattr(bigint, "lane_costs", lambda: {U32: 1.0, U64: u64_cost})
-    w, basis = bigint.choose_scheme(bits, bits // 3 + 1)
+    monkeypatch.setattr(_routing, "lane_costs", lambda: {U32: 1.0, U64: u64_cost})
+    w, basis = _routing.bigmul_scheme(bits, bits // 3 + 1)
     la, lb = -(-bits // (8 * w)), -(-(bits // 3 + 1) // (8 * w))
     assert basis.product > min(la, lb) * (2 ** (8 * w) - 1) ** 2
     assert basis.product < 2**127
@@ -93,15 +94,15 @@ def test_choose_scheme_is_exact(monkeypatch, u64_cost, bits):
         assert basis.dtype == np.uint32
 
 
-@pytest.mark.parametrize("w", bigint.LIMB_CHOICES)
+@pytest.mark.parametrize("w", _routing.LIMB_CHOICES)
 @pytest.mark.parametrize("u64_cost", [0.6, 8.0])
 def test_every_limb_width_and_family(monkeypatch, w, u64_cost):
-    monkeypatch.setattr(bigint, "LIMB_CHOICES", (w,))
-    monkeypatch.setattr(bigint, "lane_costs", lambda: {U32: 1.0, U64: u64_cost})
+    monkeypatch.setattr(_routing, "LIMB_CHOICES", (w,))
+    monkeypatch.setattr(_routing, "lane_costs", lambda: {U32: 1.0, U64: u64_cost})
     rng = random.Random(w)
     for bx, by in [(1, 1), (8 * w, 8 * w + 1), (50_000, 50_000), (300_000, 1_000)]:
         x, y = rng.getrandbits(bx) | 1 << (bx - 1), rng.getrandbits(by)
-        scheme = bigint.choose_scheme(bx, by)
+        scheme = _routing.bigmul_scheme(bx, by)
         assert scheme[0] == w
         assert scheme[1].dtype == (np.uint32 if u64_cost == 8.0 else np.uint64)
         assert ntt_multiply(x, y, 1) == x * y
@@ -109,15 +110,15 @@ def test_every_limb_width_and_family(monkeypatch, w, u64_cost):
     assert ntt_multiply(big, big, 2, square=True) == big * big
 
 
-@pytest.mark.parametrize("w", bigint.LIMB_CHOICES)
+@pytest.mark.parametrize("w", _routing.LIMB_CHOICES)
 def test_fused_and_per_prime_routes_agree(monkeypatch, w):
     # uint32 primes and operands within padded_product's half take one kernel call
-    # (_fused_digits); more unequal operands the per-prime route, forced here too
-    monkeypatch.setattr(bigint, "LIMB_CHOICES", (w,))
-    monkeypatch.setattr(bigint, "lane_costs", lambda: {U32: 1.0, U64: 8.0})
+    # (fused_digits); more unequal operands the per-prime route, forced here too
+    monkeypatch.setattr(_routing, "LIMB_CHOICES", (w,))
+    monkeypatch.setattr(_routing, "lane_costs", lambda: {U32: 1.0, U64: 8.0})
     calls = []
-    real = bigint._fused_digits
-    monkeypatch.setattr(bigint, "_fused_digits", lambda *a: calls.append(1) or real(*a))
+    real = bigint.fused_digits
+    monkeypatch.setattr(bigint, "fused_digits", lambda *a: calls.append(1) or real(*a))
     rng = random.Random(w + 100)
     for bx, by, fused in [(20_000, 20_000, True), (40_000, 30_000, True),
                           (300_000, 1_000, False), (8 * w * 1000, 8 * w * 1000, True)]:
@@ -127,7 +128,7 @@ def test_fused_and_per_prime_routes_agree(monkeypatch, w):
         assert ntt_multiply(x, y, 2) == x * y and ntt_multiply(y, x, 1) == x * y
         assert bool(calls) == fused, (bx, by)
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(bigint, "_padded_lengths", lambda *a: False)
+            mp.setattr(_routing, "fits_padded_half", lambda *a: False)
             calls.clear()
             assert ntt_multiply(x, y, 1) == x * y and not calls
 
@@ -135,13 +136,13 @@ def test_fused_and_per_prime_routes_agree(monkeypatch, w):
 def test_thresholds_pick_cpython_below_them(monkeypatch):
     # below BIGMUL_MIN_BITS always CPython; below PER_PRIME_MIN_BITS CPython unless the
     # product is one kernel call
-    monkeypatch.setattr(bigint, "lane_costs", lambda: {U32: 1.0, U64: 8.0})
+    monkeypatch.setattr(_routing, "lane_costs", lambda: {U32: 1.0, U64: 8.0})
     calls = []
     real = bigint.ntt_multiply
     monkeypatch.setattr(bigint, "ntt_multiply",
                         lambda *a, **k: calls.append(real(*a, **k)) or calls[-1])
     rng = random.Random(7)
-    lo, mid = bigint.BIGMUL_MIN_BITS, bigint.PER_PRIME_MIN_BITS
+    lo, mid = _routing.BIGMUL_MIN_BITS, _routing.PER_PRIME_MIN_BITS
     for bx, by, route in [(lo - 1, lo - 1, None), (lo, lo, "ntt"), (mid - 1, mid - 1, "ntt"),
                           (mid - 1, 40 * mid, "cpython"), (mid, 40 * mid, "ntt")]:
         x, y = rng.getrandbits(bx) | 1 << (bx - 1), rng.getrandbits(by) | 1 << (by - 1)
@@ -166,8 +167,8 @@ def test_numpy_ints_and_type_errors():
 @given(x=st.integers(-(2**20_000), 2**20_000), y=st.integers(-(2**20_000), 2**20_000))
 def test_property_small_forced_ntt(x, y):
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bigint, "BIGMUL_MIN_BITS", 0)
-        mp.setattr(bigint, "PER_PRIME_MIN_BITS", 0)
+        mp.setattr(_routing, "BIGMUL_MIN_BITS", 0)
+        mp.setattr(_routing, "PER_PRIME_MIN_BITS", 0)
         assert bigmul(x, y) == x * y
 
 

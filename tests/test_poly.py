@@ -11,6 +11,9 @@ from hypothesis import strategies as st
 import ntt_cy
 import ntt_cy.poly as poly
 from ntt_cy import _crt as crt
+from ntt_cy import _products, _routing, _single_row
+from ntt_cy._single_row import clear_route_caches
+from ntt_cy._support.checks import single_row_operand
 from ntt_cy.poly import convolve, polymul
 
 import flint  # test dependency (pip install -e ".[test]"): the independent oracle
@@ -65,8 +68,8 @@ def rand_vec(rng, n, m):
 
 def force_path(mp, schoolbook):
     """Make every size/modulus take the schoolbook (True) or the transforms (False)."""
-    mp.setattr(poly, "_schoolbook_cheaper", lambda *args: schoolbook)
-    poly.clear_route_caches()   # routes are cached per (R, na, nb, m), and prepared
+    mp.setattr(_routing, "schoolbook_cheaper", lambda *args: schoolbook)
+    clear_route_caches()   # routes are cached per (R, na, nb, m, kind), and prepared
 
 
 @pytest.fixture(params=["auto", "schoolbook", "transform"])
@@ -75,7 +78,7 @@ def path(request, monkeypatch):
     if request.param != "auto":
         force_path(monkeypatch, request.param == "schoolbook")
     yield request.param
-    poly.clear_route_caches()
+    clear_route_caches()
 
 
 # ---------------------------------------------------------------- small sizes, all moduli
@@ -399,7 +402,7 @@ def test_property_both_paths_agree(data, m, na, nb, forced):
     with pytest.MonkeyPatch.context() as mp:
         force_path(mp, forced)
         got = as_ints(polymul(a, b, m))
-    poly.clear_route_caches()
+    clear_route_caches()
     assert got == flint_product(a, b, m)
 
 
@@ -484,7 +487,7 @@ def test_operands_of_different_widths(m, da, db):
 
 # ---------------------------------------------------------------- one small row
 # 1-D integer arrays below PARALLEL_MIN_ELEMENTS take a product prepared per
-# (len a, len b, m) (poly._single_row): the schoolbook, a direct prime's padded
+# (len a, len b, m) (ntt_cy/_single_row.py): the schoolbook, a direct prime's padded
 # product or the one-call CRT product, straight from the caller's arrays.
 
 SINGLE_ROW_MODULI = [2, 3, 3329, 998244353, 2**31 - 1, 10**9 + 7, 2013265921, 2**32 - 5,
@@ -544,26 +547,26 @@ def test_single_row_wrapped_products_against_flint(m, kind, path):
     (10**9 + 7, 256, 256, "SingleRowCRT/negacyclic"),
     (2**64 - 59, 64, 64, "SingleRowCRT/cyclic"),
     (8380417, 8, 8, "SingleRowSchoolbook/negacyclic")])
-def test_single_row_routes_are_prepared(m, na, nb, kind, monkeypatch):
+def test_single_row_routes_are_prepared(m, na, nb, kind):
     kind, product_kind = (kind.split("/") + ["linear"])[:2]
     # the routes depend on the measured kernel costs: pinned at the vector builds'
     # (the portable build's uint64 lanes cost ~1.4x its uint32 ones, not ~4.5x, and its
     # transforms ~6x theirs, which moves the CRT primes and the schoolbook's crossover)
-    monkeypatch.setattr(ntt_cy._crt, "transform_costs", lambda: (0.18, 4.5))
-    monkeypatch.setattr(poly, "transform_costs", lambda: (0.18, 4.5))
-    poly.clear_route_caches()
-    try:
-        prepared = poly._prepare_single_row(na, nb, m, product_kind)
-        assert type(prepared).__name__ == kind
-        rng = np.random.default_rng(na)
-        a, b = _row(rng, na, m, "u8", "random"), _row(rng, nb, m, "u8", "random")
-        got = prepared.product(a, b)
-        # the same operands as 32-bit lanes (values below 2^32), or as int64 (below 2^63)
-        other = (np.uint32 if m < 2**32 else np.int64 if m <= 2**63 else None)
-        if other is not None:
-            assert np.array_equal(prepared.product(a.astype(other), b.astype(other)), got)
-    finally:
-        poly.clear_route_caches()   # nothing chosen under the pinned costs stays cached
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_routing, "transform_costs", lambda: (0.18, 4.5))
+        clear_route_caches()
+        try:
+            prepared = _single_row.prepare(na, nb, m, product_kind)
+            assert type(prepared).__name__ == kind
+            rng = np.random.default_rng(na)
+            a, b = _row(rng, na, m, "u8", "random"), _row(rng, nb, m, "u8", "random")
+            got = prepared.product(a, b)
+            # the same operands as 32-bit lanes (values below 2^32), or as int64 (below 2^63)
+            other = (np.uint32 if m < 2**32 else np.int64 if m <= 2**63 else None)
+            if other is not None:
+                assert np.array_equal(prepared.product(a.astype(other), b.astype(other)), got)
+        finally:
+            clear_route_caches()   # nothing chosen under the pinned costs stays cached
     # the general route (lists), and the exact product
     assert np.array_equal(got, polymul(a.tolist(), b.tolist(), m, kind=product_kind))
     assert got.dtype == poly.output_dtype(m)
@@ -578,7 +581,7 @@ def test_single_row_routes_are_prepared(m, na, nb, kind, monkeypatch):
 def test_single_row_declines_what_it_cannot_read(m, na, nb, kind):
     # product() returns None (and polymul the general route's answer) for every
     # operand it does not take as it is
-    prepared = poly._prepare_single_row(na, nb, m, kind)
+    prepared = _single_row.prepare(na, nb, m, kind)
     rng = np.random.default_rng(5)
     lanes = "u4" if m < 2**32 else "u8"
     a, b = _row(rng, na, m, lanes, "random"), _row(rng, nb, m, lanes, "random")
@@ -626,19 +629,19 @@ def test_single_row_keeps_the_general_contract():
     with pytest.raises(ValueError, match="empty|length"):
         polymul(a[:0], a, m)
     # the cache of prepared products stays bounded, the newest kept
-    for n in range(1, poly._SINGLE_ROW_LIMIT + 20):
+    for n in range(1, _single_row.PREPARED_LIMIT + 20):
         polymul(a[:1], np.ones(n, dtype=np.uint32), m)
-    assert len(poly._single_rows) <= poly._SINGLE_ROW_LIMIT
-    assert (1, poly._SINGLE_ROW_LIMIT + 19, m, "linear") in poly._single_rows
+    assert len(_single_row.prepared_products) <= _single_row.PREPARED_LIMIT
+    assert (1, _single_row.PREPARED_LIMIT + 19, m, "linear") in _single_row.prepared_products
     # moduli it never serves are not kept alive by it
     huge = (1 << 4096) + 1
     assert as_ints(polymul(a[:3], a[:3], huge)) == naive(a[:3].tolist(), a[:3].tolist(), huge)
-    assert not any(key[2] == huge for key in poly._single_rows)
+    assert not any(key[2] == huge for key in _single_row.prepared_products)
     # numpy subclasses go the general route (a masked value is an error there)
     masked = np.ma.masked_array(a, mask=[i == 5 for i in range(64)])
     with pytest.raises(TypeError, match="masked"):
         polymul(masked, a, m)
-    prepared = poly._prepare_single_row(64, 64, m)
+    prepared = _single_row.prepare(64, 64, m)
     assert prepared.product(masked, a) is None and prepared.product(a, a) is not None
 
 
@@ -650,14 +653,14 @@ def test_lists_and_tuples_take_the_single_row_route(m, kind, monkeypatch):
     # rest, with the same answers
     rng = random.Random(m % 10007)
     seen = []
-    real = poly._single_row
+    real = poly.single_row_product
 
     def spy(a, b, m_, kind_, workers):
         out = real(a, b, m_, kind_, workers)
         seen.append((type(a), type(b), out is not None))
         return out
 
-    monkeypatch.setattr(poly, "_single_row", spy)
+    monkeypatch.setattr(poly, "single_row_product", spy)
     for n in (1, 5, 64, 300):
         a, b = rand_vec(rng, n, m), rand_vec(rng, n, m)
         want = naive(a, b, m, kind)
@@ -667,7 +670,7 @@ def test_lists_and_tuples_take_the_single_row_route(m, kind, monkeypatch):
         # above m = 2^63 only uint64 rows are read as lanes: numpy reads a list as
         # int64, or as float64 where values past 2^63 mix with others (refused before
         # the route), the general route taking both
-        rows = [poly._checks.single_row_operand(x, 8192) for x in (a, b)]
+        rows = [single_row_operand(x, 8192) for x in (a, b)]
         if m <= 2**63:
             assert seen and all(ok for _, _, ok in seen), (n, seen)
         elif any(r is None for r in rows):
@@ -688,8 +691,6 @@ def test_lists_and_tuples_take_the_single_row_route(m, kind, monkeypatch):
 
 
 def test_single_row_operand_reads_only_integer_rows():
-    from ntt_cy._support.checks import single_row_operand
-
     limit = 100
     assert single_row_operand([1, 2, 3], limit).dtype == np.int64
     assert single_row_operand([2**63, 2**64 - 1], limit).dtype == np.uint64
@@ -708,12 +709,13 @@ def test_single_row_operand_reads_only_integer_rows():
                                              ((600,), (600,))])
 def test_wide32_route_vs_flint(monkeypatch, m, shape_a, shape_b):
     # moduli of several words on uint32 primes (crt.wide32_basis: 3 to 32 of them,
-    # poly._object_products), forced at every length, rows of a batch and all-(m - 1)
+    # _products.object_products), forced at every length, rows of a batch and all-(m - 1)
     # operands included, against fmpz_poly
-    monkeypatch.setattr(poly, "WIDE32_MIN_LENGTH", 1)
+    monkeypatch.setattr(_routing, "WIDE32_MIN_LENGTH", 1)
+    clear_route_caches()
     calls = []
-    real = poly._object_products
-    monkeypatch.setattr(poly, "_object_products",
+    real = _products.object_products
+    monkeypatch.setattr(_products, "object_products",
                         lambda *a: calls.append((a[3].k, a[3].dtype)) or real(*a))
     rng = random.Random(m % 10007 + shape_a[-1])
     size_a, size_b = math.prod(shape_a), math.prod(shape_b)
@@ -726,7 +728,8 @@ def test_wide32_route_vs_flint(monkeypatch, m, shape_a, shape_b):
             ra, rb = (a[r], b[r]) if got.ndim == 2 else (a, b)
             want = flint_product(ra.tolist(), rb.tolist(), m)
             assert as_ints(got[r] if got.ndim == 2 else got) == want
-    if size_a * shape_b[-1] * m.bit_length() <= poly.OBJECT_SCHOOLBOOK_BITS:   # R na nb
+    clear_route_caches()   # (none chosen with the length switched stays cached)
+    if size_a * shape_b[-1] * m.bit_length() <= _routing.OBJECT_SCHOOLBOOK_BITS:   # R na nb
         assert not calls   # (the Python-int schoolbook's products)
         return
     bits = (2 * (m - 1).bit_length() + min(shape_a[-1], shape_b[-1]).bit_length())

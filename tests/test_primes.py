@@ -28,10 +28,10 @@ def test_strong_pseudoprimes_are_composite(n):
 def test_strong_lucas_pseudoprimes_below_1e5():
     # The composites that pass the strong Lucas test alone (Selfridge's parameters) are
     # a known sequence (OEIS A217255); every prime passes.
-    from ntt_cy.primes import _SMALL_PRIMES, _strong_lucas_probable_prime
+    from ntt_cy.primes import SMALL_PRIMES, strong_lucas_probable_prime
 
-    odd = [n for n in range(49, 100_000, 2) if all(n % q for q in _SMALL_PRIMES)]
-    passed = [n for n in odd if _strong_lucas_probable_prime(n)]
+    odd = [n for n in range(49, 100_000, 2) if all(n % q for q in SMALL_PRIMES)]
+    passed = [n for n in odd if strong_lucas_probable_prime(n)]
     assert [n for n in passed if not naive_is_prime(n)] == [
         5459, 5777, 10877, 16109, 18971, 22499, 24569, 25199, 40309, 58519, 75077, 97439]
     assert [n for n in odd if naive_is_prime(n)] == [n for n in passed if naive_is_prime(n)]

@@ -1,5 +1,5 @@
 # Schoolbook (quadratic) linear convolution modulo m < 2^64: polymul's path for
-# small inputs, where it beats three transforms (crossover: ntt_cy/poly.py).
+# small inputs, where it beats three transforms (crossover: ntt_cy/_routing.py).
 #
 # out[r, k] = sum_i a[r, i] * b[r, k - i] mod m, with a, b in [0, m).  The sum is
 # accumulated exactly and reduced once per coefficient, in one of three ways
@@ -13,8 +13,7 @@
 #             in 128 bits, chunk * (m - 1)^2 < 2^128, each chunk's sum added into a
 #             192-bit total (ntt_dot_wide, u128.h).
 # ONE_WORD and SPLIT are loops of 32 x 32 -> 64-bit multiplies that the compiler
-# vectorises; they took 0.2-0.4 ns a product on Zen 3 against 1.4 ns for the 192-bit
-# sum of every product that served all moduli before.
+# vectorises, several times faster a product than WIDE's 128-bit ones.
 # b is passed reversed (rb[j] = b[nb - 1 - j]) so both operands run forward in the
 # inner loop.
 cimport numpy as cnp
@@ -68,7 +67,8 @@ cdef Accumulation accumulation(uint64_t m, Py_ssize_t shortest) noexcept:
 
 def accumulation_name(uint64_t m, Py_ssize_t shortest):
     """"one_word", "split" or "wide": how products mod m (2 <= m < 2^64) whose shorter
-    operand has `shortest` values are summed (the header; poly's cost model)."""
+    operand has `shortest` values are summed (the header; ntt_cy/_routing.py's cost
+    model)."""
     if m < 2:
         raise ValueError("internal: schoolbook modulus must be >= 2")
     return ("one_word", "split", "wide")[<int>accumulation(m, shortest)]
@@ -210,7 +210,7 @@ cdef uint64_t row_coefficient(const void* a, Py_ssize_t na, const void* rb, Py_s
 
 cdef class SingleRowSchoolbook:
     """linear_mod for one row of each operand mod m, straight from the caller's 1-D
-    arrays into a fresh result (poly._single_row: a small product's Python layers
+    arrays into a fresh result (ntt_cy/_single_row.py: a small product's Python layers
     cost more than its arithmetic); wrap CYCLIC / NEGACYCLIC (na == nb = n): the
     product modulo x^n -/+ 1, each of its n coefficients folded from two linear
     ones.  Built with linear_mod's constants."""

@@ -2,9 +2,8 @@
 
 numpy only promises 16-byte alignment (large blocks come from mmap at a page
 offset of 16).  The AVX-512 kernels load and store whole 64-byte vectors, so on
-16-byte aligned rows every access straddles two cache lines: measured here, a
-2^16 transform took 109 us instead of 88 us (same C code, data and tables offset
-by 16 bytes).  Every array the kernels sweep (twiddle tables, transform rows,
+16-byte aligned rows every access straddles two cache lines (a 2^16 transform takes
+~25% longer with data and tables offset by 16 bytes, same C code).  Every array the kernels sweep (twiddle tables, transform rows,
 scratch buffers, results) is allocated here.
 
 Page placement.  A radix-4 group reads four rows of data q elements apart and
@@ -14,9 +13,9 @@ a 4 KiB page, i.e. in one set of the 8-way L1 (and of the L2 for 64 KiB
 multiples).  Ten lines in one set thrash it.  So the arrays of at least a page
 start where this module puts them: data (PAGE_DATA) at the start of a page, the
 stage twiddles (PAGE_TWIDDLES) and their quotients (PAGE_QUOTIENTS) a quarter and
-three quarters into one.  Measured on Zen 3 (AVX2, uint32 LAZY), radix-4 sweeps
-over 2^17 values: 0.24 ns per butterfly with data and tables at one page offset,
-0.17 with these placements, the speed of L1-resident data.
+three quarters into one.  With these placements radix-4 sweeps over 2^17 values run at
+the speed of L1-resident data (uint32 LAZY; ~40% slower with data and tables at one
+page offset).
 
 Readable tails.  The AVX2 uint32 butterflies load a twiddle vector's odd-lane
 quotients one element further on (ntt_w32_twiddle_at), so the last vector of a

@@ -10,9 +10,17 @@ import numpy as np
 from ntt_cy._support.int_lists import int64_from_ints
 from ntt_cy.primes import is_prime
 
+BACKENDS = ("cpu", "cuda")
 KINDS = ("cyclic", "negacyclic")
 REDUCTIONS = ("montgomery", "barrett", "lazy", "auto")
 LANE_DTYPES = (np.dtype(np.uint32), np.dtype(np.uint64))
+
+
+def check_backend(backend) -> str:
+    """`backend` of ntt / intt / polymul: "cpu" or "cuda"."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    return backend
 
 
 def as_int(value, name: str) -> int:
@@ -97,10 +105,10 @@ def lazy_is_valid(p: int, dt: np.dtype) -> bool:
 
 
 def _fastest_valid_family(p: int, dt: np.dtype) -> str:
-    # Measured per kernel build with asv_bench/scripts/ns_per_butterfly.py (README, "Speed"):
-    # IFMA Montgomery wins on uint64 lanes where it exists (odd p < 2**52), then lazy
+    # Measured per kernel build with asv_bench/scripts/ns_per_butterfly.py: IFMA
+    # Montgomery wins on uint64 lanes where it exists (odd p < 2**52), then lazy
     # wherever it is valid; without lazy headroom Montgomery beats Barrett except on
-    # uint32 lanes of the portable build (2281701377: 2.05 vs 1.70 ns/butterfly).
+    # uint32 lanes of the portable build.
     from ntt_cy._kernels import active as _ntt
 
     if dt.itemsize == 8 and p % 2 and _ntt.montgomery_bits(p, 8) == 52:

@@ -36,7 +36,7 @@ def threads(info: dict) -> str:
         return "1 (built without OpenMP)"
     if forked_single_thread():
         return ("1 in this process: forked after its parent started OpenMP threads, "
-                "which do not survive fork (README, \"Forked processes\")")
+                "which do not survive fork (docs/guide.md, \"Forked processes\")")
     return f"{cpu_count()} (workers=None; jobs under {PARALLEL_MIN_ELEMENTS} elements use 1)"
 
 

@@ -4,13 +4,13 @@ environment once, when the first ntt_cy kernel module pulls it in).
 libgomp's default lets a thread that reaches a barrier first spin 300,000 times
 (~5 ms here) before it sleeps.  When another process keeps a core busy, the partner
 thread is often not running, and the spinning thread holds the other core through a
-whole scheduler slice, at every barrier: on the 2-core machine of README's "Threads",
-with one busy process beside it, ntt at n = 2^17 with workers=2 took 16 ms where one
-thread takes 0.25 ms, polymul 2^17 40 ms (1.5 ms), the CRT product 128 ms (~5 ms).
-SPIN_COUNT spins (~20 us) cover the waits of balanced work on an idle machine and
-then yield the core.  An explicit GOMP_SPINCOUNT or OMP_WAIT_POLICY is left alone,
-and the environment is restored once the modules are loaded (child processes and
-libraries loaded later see the caller's own).
+whole scheduler slice, at every barrier: on a 2-core machine with one busy process
+beside it, two-thread transforms and products then take tens of times longer than one
+thread (asv_bench/scripts/openmp_wait.py measures it).  SPIN_COUNT spins (~20 us)
+cover the waits of balanced work on an idle machine and then yield the core.  An
+explicit GOMP_SPINCOUNT or OMP_WAIT_POLICY is left alone, and the environment is
+restored once the modules are loaded (child processes and libraries loaded later see
+the caller's own).
 """
 from __future__ import annotations
 

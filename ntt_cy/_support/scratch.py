@@ -3,11 +3,11 @@
 A product's transform rows that never reach the caller (the second operand, the
 per-prime rows of a CRT product) live here and are reused from call to call.
 Fresh memory costs a page fault per 4 KiB on first touch, and glibc hands
-megabyte-sized blocks back to the kernel when they are freed: measured on the
-2-core VM, polymul n = 2^17 mod 998244353 took ~714 faults and 0.8 ms of its
-3.0 ms in them.  Buffers above LIMIT_BYTES are not kept: numpy allocates those
-on huge pages (4 MiB and up), so they fault rarely, and holding them would pin
-a large amount of memory per thread.
+megabyte-sized blocks back to the kernel when they are freed: with fresh buffers a
+polymul at n = 2^17 mod 998244353 spends about a quarter of its time faulting them
+in.  Buffers above LIMIT_BYTES are not kept: numpy allocates those on huge pages
+(4 MiB and up), so they fault rarely, and holding them would pin a large amount of
+memory per thread.
 
 Each thread has its own buffers (threading.local), so concurrent calls from
 several Python threads never share one.  A slot hands out one buffer: callers

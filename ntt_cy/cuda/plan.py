@@ -7,7 +7,7 @@ import contextlib
 
 import numpy as np
 
-from ..plan import _plan_from_parameters
+from ..plan import plan_from_parameters
 from ..primes import root_of_unity
 from . import _driver
 from .._support.checks import normalize_axis
@@ -64,7 +64,7 @@ class NTTPlan:
     def __reduce__(self):
         # the parameters, not the device tables: a copy (another process's, say) builds
         # its own in its own context, and raises CudaUnavailableError where there is none
-        return (_plan_from_parameters, (type(self), self.n, self.p, self.dtype.name,
+        return (plan_from_parameters, (type(self), self.n, self.p, self.dtype.name,
                                         self.kind, self.reduction, self.root))
 
     def __repr__(self) -> str:

@@ -1,4 +1,6 @@
-"""CRT prime choice and Garner reconstruction (ntt_cy/_crt.py, ntt_cy/_kernels/crt/garner64.pyx)."""
+"""CRT prime pools, bases and Garner reconstruction (ntt_cy/_crt.py,
+ntt_cy/_kernels/crt/garner32.pyx and garner64.pyx).  The cost-based choice of a basis is
+tests/test_routing.py's."""
 import math
 import random
 
@@ -6,7 +8,7 @@ import numpy as np
 import pytest
 
 from ntt_cy import _crt as crt
-from ntt_cy._crt import MAX_PRIMES, CRTBasis, choose_basis, crt_basis, prime_pool
+from ntt_cy._crt import MAX_PRIMES, CRTBasis, crt_basis, prime_pool
 from ntt_cy.primes import is_prime, two_adicity
 
 
@@ -26,49 +28,11 @@ def test_prime_pool_runs_out_for_huge_adicity():
     assert prime_pool(np.dtype(np.uint32), 29) == ()
 
 
-@pytest.mark.parametrize("bound", [1, 2**29, 2**30, 2**61, 2**62, 2**77, 2**90, 2**124,
-                                   2**145, 2**300, 2**900])
-@pytest.mark.parametrize("log2n", [1, 17, 21, 26])
-def test_choose_basis_fewest_primes(bound, log2n):
-    basis = choose_basis(bound, log2n)
-    assert basis.product > bound
-    # fewest: without its last (smallest) prime the product no longer suffices
-    assert math.prod(basis.primes[:-1]) <= bound
-    for p in basis.primes:
-        assert two_adicity(p) >= log2n
-    lane_bits = 30 if basis.dtype == np.uint32 else 62
-    assert all(p < 2**lane_bits for p in basis.primes)
-
-
-def test_choose_basis_prefers_cheapest_family():
-    # one 30-bit prime suffices: uint32 lanes whatever the costs
-    assert choose_basis(2**20, 10, u64_cost=1.0).dtype == np.uint32
-    # n (m-1)^2 for m = 10^9+7, n = 2^17 (77 bits): three 30-bit primes or two 62-bit ones
-    bound = 2**17 * (10**9 + 6) ** 2
-    slow64 = choose_basis(bound, 18, u64_cost=4.5)    # AVX-512 build: uint64 ~4.5x slower
-    assert slow64.dtype == np.uint32 and slow64.k == 3
-    fast64 = choose_basis(bound, 18, u64_cost=1.2)    # portable build
-    assert fast64.dtype == np.uint64 and fast64.k == 2
-    # ties go to uint32
-    assert choose_basis(bound, 18, u64_cost=1.5).dtype == np.uint32
-
-
-def test_transform_costs_are_measured():
-    ns, ratio = crt.transform_costs()
-    assert 0 < ns < 100 and 0.5 <= ratio <= 8.0
-    assert crt.lane_costs() == {np.dtype(np.uint32): 1.0, np.dtype(np.uint64): ratio}
-
-
 def test_basis_for_one_family():
     b = crt.basis_for(2**100, 20, np.uint32)
     assert b.dtype == np.uint32 and b.k == 4 and b.product > 2**100
     assert crt.basis_for(2**100, 20, np.uint64).k == 2
     assert crt.basis_for(2**2000, 20, np.uint64) is None
-
-
-def test_choose_basis_too_large():
-    with pytest.raises(ValueError, match="too large"):
-        choose_basis(2**1000, 10)
 
 
 def _residues(xs, primes):
@@ -100,7 +64,7 @@ def test_garner_round_trip(dtype, k):
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 8, 16])
 def test_small_and_general_kernels_agree(k):
-    """The uint32 family's 64-bit kernels (_garner32) against _crt's general ones on
+    """The uint32 family's 64-bit kernels (garner32) against garner64's general ones on
     the same primes, for moduli taking the one-word and the two-word sums."""
     pool = prime_pool(np.dtype(np.uint32), 20)[:k]
     small = crt_basis(pool, np.dtype(np.uint32))
@@ -144,8 +108,8 @@ def test_basis_constants_and_validation(primes, dtype, word):
 
 
 @pytest.mark.parametrize("primes, dtype", [
-    ((4611685941117976577, 4611685692009873409), np.uint64),   # 62-bit: _crt's kernels
-    ((998244353, 7340033), np.uint32),                         # small: _garner32's
+    ((4611685941117976577, 4611685692009873409), np.uint64),   # 62-bit: garner64's kernels
+    ((998244353, 7340033), np.uint32),                         # small: garner32's
 ])
 def test_digits_and_reduce_refuse_what_the_kernels_cannot_take(primes, dtype):
     # out of the wrong size once wrote past its end, other row counts read past the
@@ -177,8 +141,8 @@ def test_digits_and_reduce_refuse_what_the_kernels_cannot_take(primes, dtype):
 
 
 def test_kernels_refuse_thread_counts_outside_1_to_1024():
-    from ntt_cy._kernels.crt import garner64 as _crt
     from ntt_cy._kernels.crt import garner32 as _garner32
+    from ntt_cy._kernels.crt import garner64 as _garner64
 
     b = crt_basis((1053818881, 1051721729), np.uint32)
     fused = b.fused_product32(8, 7)
@@ -193,5 +157,5 @@ def test_kernels_refuse_thread_counts_outside_1_to_1024():
                                       np.zeros((2, 4), np.uint64), threads)
         big = crt_basis((4611685941117976577, 4611685692009873409), np.uint64)
         with pytest.raises(ValueError, match="thread count"):
-            _crt.garner_digits(np.zeros((2, 4), np.uint64), big.primes_array, big._inv,
-                               big._inv_q, np.zeros((2, 4), np.uint64), threads)
+            _garner64.garner_digits(np.zeros((2, 4), np.uint64), big.primes_array, big._inv,
+                                    big._inv_q, np.zeros((2, 4), np.uint64), threads)

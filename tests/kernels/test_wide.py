@@ -6,8 +6,9 @@ import random
 import numpy as np
 import pytest
 
-from ntt_cy._kernels.crt import wide as _wide
 from ntt_cy import _crt as crt
+from ntt_cy import _routing
+from ntt_cy._kernels.crt import wide as _wide
 from ntt_cy.plan import modulus_constants
 
 U64 = np.uint64
@@ -79,7 +80,7 @@ def words_of(values, M):
 @pytest.mark.parametrize("k", [1, 3, 9, 16, 64])
 @pytest.mark.parametrize("m", [2, 3, 2**64 - 1, 2**64, 2**64 + 13, 2**128 - 1, 2**254 + 7,
                                2**320 - 1, 3**400])
-def test_digits_mod(k, m):
+def test_mixed_radix_mod_multiword(k, m):
     # sum_j v_j W_j mod m, every digit up to 2^64 - 1 and every weight up to m - 1
     rng = random.Random(k * 1000 + m % 997)
     M = -(-m.bit_length() // 64)
@@ -93,8 +94,8 @@ def test_digits_mod(k, m):
         quotients = np.array([(w << 64) // m for w in W], dtype=U64)
         for threads in (1, 2):
             out = np.full((N, M), 99, dtype=U64)
-            _wide.digits_mod(digits, words_of(W, M), quotients, words_of([m], M)[0], out,
-                             threads)
+            _wide.mixed_radix_mod_multiword(digits, words_of(W, M), quotients,
+                                            words_of([m], M)[0], out, threads)
             want = [sum(int(digits[j, i]) * W[j] for j in range(k)) % m for i in range(N)]
             assert [value(r) for r in out] == want
 
@@ -114,16 +115,18 @@ def test_shapes_and_threads_are_checked():
                                np.zeros((1, 4), U64), 1)
     d, w, q, m = np.zeros((2, 3), U64), np.zeros((2, 2), U64), np.zeros(2, U64), np.ones(2, U64)
     with pytest.raises(ValueError, match="shapes differ"):
-        _wide.digits_mod(d, w, q, m, np.zeros((3, 3), U64), 1)
+        _wide.mixed_radix_mod_multiword(d, w, q, m, np.zeros((3, 3), U64), 1)
     with pytest.raises(ValueError, match="shapes differ"):
-        _wide.digits_mod(d, np.zeros((2, 3), U64), q, m, np.zeros((3, 2), U64), 1)
+        _wide.mixed_radix_mod_multiword(d, np.zeros((2, 3), U64), q, m, np.zeros((3, 2), U64),
+                                        1)
     with pytest.raises(ValueError, match="top word"):
-        _wide.digits_mod(d, w, q, np.array([1, 0], U64), np.zeros((3, 2), U64), 1)
+        _wide.mixed_radix_mod_multiword(d, w, q, np.array([1, 0], U64), np.zeros((3, 2), U64),
+                                        1)
     with pytest.raises(ValueError, match="shapes differ"):   # (65 digits: above MAX_TERMS)
-        _wide.digits_mod(np.zeros((65, 3), U64), np.zeros((65, 2), U64), np.zeros(65, U64), m,
-                         np.zeros((3, 2), U64), 1)
+        _wide.mixed_radix_mod_multiword(np.zeros((65, 3), U64), np.zeros((65, 2), U64),
+                                        np.zeros(65, U64), m, np.zeros((3, 2), U64), 1)
     with pytest.raises(ValueError, match="thread count"):
-        _wide.digits_mod(d, w, q, m, np.zeros((3, 2), U64), 0)
+        _wide.mixed_radix_mod_multiword(d, w, q, m, np.zeros((3, 2), U64), 0)
     with pytest.raises(ValueError, match="a word a value"):
         _wide.ints_from_words(np.zeros((3, 0), U64))
 
@@ -182,7 +185,7 @@ def test_exact_ints_below():
 
 
 def test_residues_of_ints_refuses_values_out_of_range():
-    basis = crt.choose_basis(2**300, 4)
+    basis = _routing.choose_basis(2**300, 4)
     good = np.array([3, 2**250] + [None], dtype=object)[:-1]
     assert basis.residues_of_ints(good, 2**251, 1).tolist() == \
         [[3 % p, 2**250 % p] for p in basis.primes]

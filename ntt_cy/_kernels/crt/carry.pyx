@@ -24,7 +24,8 @@ ctypedef fused digit_t:   # Garner digits: CRTProduct32.digits' uint32, CRTBasis
     uint64_t
 
 MAX_LIMB_BYTES = 7   # (a limb and the carry's shift stay below 64 bits)
-DEF MAX_DIGITS = 16   # (digits a coefficient; the primes' product < 2^127 allows 4 below 2^31)
+cdef enum:
+    MAX_DIGITS = 16   # (digits a coefficient; the primes' product < 2^127 allows 4 below 2^31)
 
 
 cdef bint LITTLE_ENDIAN = sys.byteorder == "little"   # (read once, at import)

@@ -1,12 +1,15 @@
-# CRT reconstruction for small primes (p_j < 2^31, the uint32-lane CRT family):
-# the same digits as ntt_cy/_kernels/crt/garner64.pyx's Garner, but every product fits 64 bits.
+# Garner's algorithm for the ~30-bit CRT primes (uint32-lane family, p_j < 2^31), scalar
+# and nogil, on uint64 residue arrays: the same digits as garner64.pyx, but every product
+# fits 64 bits.  (The vector Garner straight from the primes' uint32 transform rows is
+# garner_rows.pxi, in the kernel builds.)
 #
-#   garner_digits32: v_j = (((r_j - v_0) c_0j - v_1) c_1j - ...) mod p_j with Shoup
-#       products on 32-bit operands (c_lj = p_l^-1 mod p_j), run block by block with
-#       the coefficient index innermost (unit stride, vectorisable);
-#   digits_mod32:    x mod m = sum_j v_j W_j mod m, W_j = p_0 ... p_{j-1} mod m, with
-#       one reduction per coefficient (the Horner form needs one per digit).
-# _crt's general kernels (128-bit products) stay in use for the ~62-bit family.
+#   garner_digits32            v_j = (((r_j - v_0) c_0j - v_1) c_1j - ...) mod p_j with
+#                              Shoup products on 32-bit operands (c_lj = p_l^-1 mod p_j),
+#                              block by block with the coefficient index innermost (unit
+#                              stride, vectorisable);
+#   mixed_radix_mod_weighted   x mod m = sum_j v_j W_j mod m, W_j = p_0 ... p_{j-1} mod m,
+#                              one-word m: one reduction per coefficient (Horner's form,
+#                              garner64's, needs one per digit).
 from cython.parallel cimport prange
 from libc.stdint cimport uint32_t, uint64_t
 
@@ -16,7 +19,8 @@ from ntt_cy._support.openmp cimport check_threads
 cdef extern from "u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
 
-DEF BLOCK = 2048
+cdef enum:
+    BLOCK = 2048   # coefficients a block of garner_digits32
 
 
 def garner_digits32(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
@@ -66,9 +70,9 @@ def garner_digits32(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
                         dj[i] = fold_once(shoup_mul32_wide(t, c, cq, pj), pj)
 
 
-def digits_mod32(const uint64_t[:, ::1] digits, const uint64_t[::1] weights, uint64_t m,
-                 uint64_t d, uint64_t v, int shift, bint one_word,
-                 uint64_t[::1] out, int threads):
+def mixed_radix_mod_weighted(const uint64_t[:, ::1] digits, const uint64_t[::1] weights,
+                             uint64_t m, uint64_t d, uint64_t v, int shift, bint one_word,
+                             uint64_t[::1] out, int threads):
     """out[i] = sum_j digits[j, i] * weights[j] mod m.   # IN digits (k, N); OUT out (N,)
 
     2 <= m < 2^64 with (d, v, shift) its barrett_mul64 constants; weights[j] =
@@ -79,9 +83,9 @@ def digits_mod32(const uint64_t[:, ::1] digits, const uint64_t[::1] weights, uin
     cdef Py_ssize_t k = digits.shape[0], N = digits.shape[1], i, j
     cdef uint64_t lo, hi, plo, phi, r64
     if out.shape[0] != N or weights.shape[0] < k:
-        raise ValueError("internal: digits_mod32 shapes differ")
+        raise ValueError("internal: mixed_radix_mod_weighted shapes differ")
     if m < 2:
-        raise ValueError("internal: digits_mod32 needs m >= 2")
+        raise ValueError("internal: mixed_radix_mod_weighted needs m >= 2")
     check_threads(threads)
     if k == 0 or N == 0:
         return

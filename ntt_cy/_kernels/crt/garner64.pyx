@@ -1,19 +1,24 @@
-# Garner reconstruction of multi-prime residues, nogil.
+# Garner's algorithm for the ~62-bit CRT primes (uint64-lane family), scalar and nogil,
+# on uint64 residue arrays; the ~30-bit family's twin is garner32.pyx (64-bit products
+# there, 128-bit products here), and ntt_cy/_crt.py (CRTBasis) picks between them.
 #
-# Given residues r_j = x mod p_j for k distinct primes p_j < 2^62 (the CRT primes
-# ntt_cy picks), Garner's algorithm finds the mixed-radix digits
-#     x = v_0 + v_1 p_0 + v_2 p_0 p_1 + ... ,   v_j in [0, p_j)
-# with only single-word arithmetic: v_j = (...((r_j - v_0) c_0j - v_1) c_1j ...) mod p_j,
-# c_ij = p_i^-1 mod p_j.  x is then reduced modulo the user's m by Horner's rule
-# on the digits (mod-m arithmetic, m any integer in [2, 2^64)), or the digits are
-# handed to Python for moduli >= 2^64.
+#   garner_digits            the mixed-radix digits of x from its residues r_j = x mod p_j,
+#                            k distinct primes p_j < 2^62:
+#                                x = v_0 + v_1 p_0 + v_2 p_0 p_1 + ... ,   v_j in [0, p_j),
+#                            with single-word arithmetic only: v_j = (...((r_j - v_0) c_0j
+#                            - v_1) c_1j ...) mod p_j, c_ij = p_i^-1 mod p_j;
+#   mixed_radix_mod_horner   x mod m for a one-word m in [2, 2^64), by Horner's rule on the
+#                            digits (the weighted sum of garner32's form would overflow two
+#                            words with 62-bit digits).
+# Moduli of several words take the digits to wide.pyx (mixed_radix_mod_multiword).
 from cython.parallel cimport prange
 from libc.stdint cimport uint64_t
 
 from ntt_cy._kernels.ntt.arith64 cimport add_mod64, sub_mod64, barrett_mul64, shoup_mul64, fold_once
 from ntt_cy._support.openmp cimport check_threads
 
-DEF MAX_PRIMES = 16
+cdef enum:
+    MAX_PRIMES = 16   # garner_digits' limit (ntt_cy/_crt.py, MAX_PRIMES)
 
 
 def garner_digits(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
@@ -48,7 +53,7 @@ def garner_digits(const uint64_t[:, ::1] residues, const uint64_t[::1] primes,
                 digits[j, i] = t
 
 
-def digits_mod(const uint64_t[:, ::1] digits, const uint64_t[::1] prime_mod_m,
+def mixed_radix_mod_horner(const uint64_t[:, ::1] digits, const uint64_t[::1] prime_mod_m,
                uint64_t m, uint64_t d, uint64_t v, int shift,
                uint64_t[::1] out, int threads):
     """out[i] = (v_0 + p_0 (v_1 + p_1 (v_2 + ...))) mod m.   # OUT out (N,)
@@ -60,9 +65,9 @@ def digits_mod(const uint64_t[:, ::1] digits, const uint64_t[::1] prime_mod_m,
     cdef Py_ssize_t k = digits.shape[0], N = digits.shape[1], i, j
     cdef uint64_t acc
     if out.shape[0] != N or prime_mod_m.shape[0] < k or k < 1:
-        raise ValueError("internal: digits_mod shapes differ")
+        raise ValueError("internal: mixed_radix_mod_horner shapes differ")
     if m < 2:
-        raise ValueError("internal: digits_mod needs m >= 2")
+        raise ValueError("internal: mixed_radix_mod_horner needs m >= 2")
     check_threads(threads)
     if N == 0:
         return

@@ -1,9 +1,15 @@
-# Products modulo m >= 2^64 (several 64-bit words a coefficient): the coefficients'
-# residues mod every CRT prime, and the coefficients mod m rebuilt from Garner's
-# digits, both in C.  They replace numpy object-array arithmetic (a Python-int
-# operation per coefficient and prime, ~60-100 ns each: `% p` per prime going in,
-# CRTBasis.to_ints then `% m` coming out).  Measured on the 2-core Zen 3 VM: see
-# poly._linear_object.
+# Products modulo m >= 2^64 (several 64-bit words a coefficient), in C: the operands'
+# residues mod every CRT prime going in, and the coefficients mod m rebuilt from Garner's
+# digits (garner32 / garner64 / the kernel builds' garner32_digits) coming out, in place
+# of numpy object-array arithmetic (a Python-int operation per coefficient and prime).
+#
+#   words_of_ints, ints_from_words      exact Python ints <-> rows of 64-bit words;
+#   exact_ints_below                    whether an object array holds residues mod m;
+#   words_mod_primes,                   the values of word rows mod every prime (62-bit
+#   words_mod_small_primes              primes; primes < 2^31, every prime at once);
+#   mixed_radix_mod_multiword           x mod m as words, from the digits and the weights
+#                                       W_j = p_0 ... p_{j-1} mod m (Shoup products on
+#                                       words, one product by m a coefficient).
 #
 # Words are little-endian: value = sum_t words[t] 2^(64 t).
 import sys
@@ -30,10 +36,12 @@ cdef extern from "Python.h":
 cdef extern from "crt/pylong_bytes.h":
     int ntt_cy_int_to_le_bytes(object v, unsigned char* out, size_t n) except -1
 
-DEF MAX_WORDS = 65   # digits_mod: m below 2^4096
-DEF MAX_TERMS = 64   # digits_mod: digits a coefficient (k <= 2^(MAX_DOUBLINGS - 1))
-DEF MAX_DOUBLINGS = 7
-DEF MAX_SMALL_PRIMES = 64   # words_mod_small_primes: primes a call (its sums on the stack)
+cdef enum:
+    MAX_WORDS = 65          # mixed_radix_mod_multiword: m below 2^4096
+    MAX_TERMS = 64          # mixed_radix_mod_multiword: digits a coefficient
+                            # (k <= 2^(MAX_DOUBLINGS - 1))
+    MAX_DOUBLINGS = 7
+    MAX_SMALL_PRIMES = 64   # words_mod_small_primes: primes a call (its sums on the stack)
 
 cdef bint LITTLE_ENDIAN = sys.byteorder == "little"   # (read once, at import)
 
@@ -90,8 +98,8 @@ def words_of_ints(values, uint64_t[:, ::1] out):
 
 def exact_ints_below(values, object m):
     """Whether every value of an object ndarray is an exact Python int in [0, m): such
-    arrays are residues already (poly._as_residues keeps them, instead of int(v) % m
-    for each, ~240 ns a value; this is ~40)."""
+    arrays are residues already (ntt_cy/poly.py keeps them, instead of int(v) % m for
+    each, ~240 ns a value; this is ~40)."""
     cdef object[::1] flat = flat_objects(values)
     cdef Py_ssize_t i
     for i in range(flat.shape[0]):
@@ -191,9 +199,9 @@ cdef void value_mod_small_primes(const uint64_t* words, Py_ssize_t W, const uint
                                      <int>barrett[3 * j + 2])
 
 
-def digits_mod(const uint64_t[:, ::1] digits, const uint64_t[:, ::1] weights,
-               const uint64_t[::1] quotients, const uint64_t[::1] m, uint64_t[:, ::1] out,
-               int threads):
+def mixed_radix_mod_multiword(const uint64_t[:, ::1] digits, const uint64_t[:, ::1] weights,
+                              const uint64_t[::1] quotients, const uint64_t[::1] m,
+                              uint64_t[:, ::1] out, int threads):
     """out[i] = sum_j digits[j, i] weights[j] mod m, M words.   # IN digits (k, N),
     weights (k, M); OUT out (N, M)
 
@@ -214,9 +222,9 @@ def digits_mod(const uint64_t[:, ::1] digits, const uint64_t[:, ::1] weights,
     if weights.shape[0] != k or weights.shape[1] != M or quotients.shape[0] != k \
             or out.shape[0] != N or out.shape[1] != M or k < 1 or M < 1 \
             or M + 1 > MAX_WORDS or k > MAX_TERMS:
-        raise ValueError("internal: digits_mod shapes differ")
+        raise ValueError("internal: mixed_radix_mod_multiword shapes differ")
     if m[M - 1] == 0:
-        raise ValueError("internal: digits_mod needs m's top word nonzero")
+        raise ValueError("internal: mixed_radix_mod_multiword needs m's top word nonzero")
     check_threads(threads)
     if N == 0:
         return
@@ -227,15 +235,16 @@ def digits_mod(const uint64_t[:, ::1] digits, const uint64_t[:, ::1] weights,
                 ((m[t] << b) if t < M else 0) | ((m[t - 1] >> (64 - b)) if t and b else 0)
     with nogil:
         for i in prange(N, num_threads=threads, schedule="static"):
-            digit_mod(&digits[0, i], N, k, &weights[0, 0], &quotients[0], &m[0], M,
-                      multiples, steps, &out[i, 0])
+            weighted_sum_mod_words(&digits[0, i], N, k, &weights[0, 0], &quotients[0], &m[0],
+                                   M, multiples, steps, &out[i, 0])
 
 
-cdef void digit_mod(const uint64_t* digit, Py_ssize_t stride, Py_ssize_t k,
-                    const uint64_t* weights, const uint64_t* quotients, const uint64_t* m,
-                    Py_ssize_t M, const uint64_t* multiples, int steps,
-                    uint64_t* acc) noexcept nogil:
-    # acc[0:M] = sum_j digit[j stride] weights[j M : (j + 1) M] mod m (see digits_mod)
+cdef void weighted_sum_mod_words(const uint64_t* digit, Py_ssize_t stride, Py_ssize_t k,
+                                 const uint64_t* weights, const uint64_t* quotients,
+                                 const uint64_t* m, Py_ssize_t M, const uint64_t* multiples,
+                                 int steps, uint64_t* acc) noexcept nogil:
+    # acc[0:M] = sum_j digit[j stride] weights[j M : (j + 1) M] mod m
+    # (see mixed_radix_mod_multiword)
     cdef uint64_t r[MAX_WORDS + 1]
     cdef uint64_t x, lo, hi, c, s, q_lo = 0, q_hi = 0
     cdef Py_ssize_t j, t, b

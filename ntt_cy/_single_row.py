@@ -1,0 +1,72 @@
+"""One small row: polymul of two 1-D integer arrays in one compiled call.
+
+A product of two 1-D integer arrays small enough for one thread (below
+PARALLEL_MIN_ELEMENTS whatever `workers` says) goes through a product prepared once per
+(len a, len b, m, kind): its route (_routing.single_row_route), plan and constants bound
+in a compiled object whose `product(a, b)` checks both arrays' headers, runs the whole
+route in one call and returns the result, or None for the general route (other dtypes,
+strided arrays, values >= m).  The layers of the general route cost ~8 us for a linear
+product and ~25 us for a wrapped one, more than the arithmetic of any product below
+n ~ 100.  The prepared products (ntt_cy._kernels.active's SingleRowWrapped,
+SingleRowProduct, SingleRowCRT; _kernels.schoolbook's SingleRowSchoolbook) are exact
+whichever route they take: the route changes only the time.
+"""
+from __future__ import annotations
+
+from ntt_cy._kernels import active as _ntt
+from ntt_cy._kernels import schoolbook as _schoolbook
+from ntt_cy._products import barrett_constants, plan_for
+from ntt_cy._routing import clear_caches, single_row_route
+from ntt_cy._support.threads import check_workers
+
+__all__ = ["single_row_product", "prepare", "clear_route_caches", "prepared_products",
+           "PREPARED_LIMIT"]
+
+# Prepared products kept, the oldest dropped first: each holds its plan's tables (up to
+# ~0.35 MB at N = 4096), as many as the plan cache (_products.plan_for) keeps.
+PREPARED_LIMIT = 128
+prepared_products = {}   # (na, nb, m, kind) -> the compiled product, or None
+# The kernels' wrap codes (ntt_cy/_kernels/ntt/single_row.pxd: LINEAR, CYCLIC, NEGACYCLIC).
+WRAP_CODES = {"linear": 0, "cyclic": 1, "negacyclic": 2}
+
+
+def single_row_product(a, b, m, kind, workers):
+    """polymul(a, b, m, kind=kind, workers=workers) for 1-D ndarrays, an int m and a
+    str kind, or None (the general route then computes it, and raises its errors)."""
+    key = (a.shape[0], b.shape[0], m, kind)
+    product = prepared_products.get(key, False)
+    if product is False:
+        if not 2 <= m < 1 << 64 or kind not in WRAP_CODES:
+            return None   # (never kept: a huge modulus would be kept alive by its key)
+        if len(prepared_products) >= PREPARED_LIMIT:
+            prepared_products.pop(next(iter(prepared_products), None), None)
+        product = prepared_products[key] = prepare(*key)
+    if product is None:
+        return None
+    check_workers(workers)
+    return product.product(a, b)
+
+
+def prepare(na, nb, m, kind="linear"):
+    """The compiled product of one row of lengths na, nb mod m (kind "linear", "cyclic"
+    or "negacyclic"), or None where its route is not one call."""
+    route = single_row_route(na, nb, m, kind)
+    if route is None:
+        return None
+    if route.path == "direct" and route.kind != "linear":   # transforms of length n
+        plan = plan_for(na, m, None, kind)
+        return _ntt.SingleRowWrapped(plan.tables(plan.reduction))
+    wrap = WRAP_CODES[route.fold or "linear"]
+    if route.path == "schoolbook":
+        return _schoolbook.SingleRowSchoolbook(na, nb, m, *barrett_constants(m), wrap)
+    if route.path == "direct":
+        plan = plan_for(route.length, m, None, "cyclic")
+        return _ntt.SingleRowProduct(plan.tables(plan.reduction), na, nb, wrap)
+    return _ntt.SingleRowCRT(route.basis.fused_product32(route.length, m), na, nb, wrap)
+
+
+def clear_route_caches():
+    """Forget the cached routes (ntt_cy/_routing.py) and the single-row products
+    prepared from them: for code (tests, calibration) that changes the cost model."""
+    clear_caches()
+    prepared_products.clear()
