@@ -1,5 +1,5 @@
 """ntt_cy: exact number-theoretic transforms and modular polynomial arithmetic."""
-__version__ = "0.1.0"
+from ntt_cy._version import __version__
 
 from ntt_cy._support.openmp_env import short_spin_while_loading
 

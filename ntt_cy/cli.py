@@ -19,6 +19,8 @@ import random
 import sys
 import time
 
+from ntt_cy._version import __version__
+
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
@@ -114,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
                "the output file could not be written or the output's reader left early, "
                "2 malformed input or bad usage.  Start with: ntt-cy demo",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

@@ -26,7 +26,10 @@ def import_in_child(env_overrides):
         "                  'described': _openmp_env.described}))\n"
         "sys.stdout.flush()\n"
         "if ntt_cy._support.config.build_info().get('openmp'):\n"
-        "    ctypes.CDLL('libgomp.so.1').omp_display_env(1)\n"
+        "    # the libgomp the kernels loaded: a wheel carries its own, under another name\n"
+        "    path = next(line.split()[-1] for line in open('/proc/self/maps')\n"
+        "                if os.path.basename(line.split()[-1]).startswith('libgomp'))\n"
+        "    ctypes.CDLL(path).omp_display_env(1)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           timeout=120)
