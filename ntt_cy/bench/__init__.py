@@ -18,7 +18,9 @@ fast calls are looped so one sample lasts about a millisecond after a few millis
 untimed calls, and slow ones stop sampling after ``--budget`` seconds.  Input conversion
 (lists, flint/gmpy2 objects) happens before timing.  ``--plot`` draws the figure of plot.py.
 
-The GPU figures are a separate command: ``python -m ntt_cy.bench.gpu`` (gpu.py).
+The GPU figures are a separate command: ``python -m ntt_cy.bench.gpu`` (gpu.py); the
+scaling of ntt_cy.dask on a cluster another: ``ntt-cy bench --dask [ADDRESS]``
+(ntt_cy/dask/scaling.py).
 """
 from __future__ import annotations
 
@@ -134,11 +136,20 @@ def build_parser():
                     help="also draw time and speed-up against size, one panel pair per "
                          "workload (needs matplotlib)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    ap.add_argument("--dask", metavar="ADDRESS", nargs="?",
+                    help="measure ntt_cy.dask's scaling instead, on LocalClusters or the "
+                         "scheduler at ADDRESS (its options: ntt-cy bench --dask --help)")
     return ap
 
 
 def main(argv=None) -> int:
     """Entry point of ``ntt-cy bench`` / ``python -m ntt_cy.bench``; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--dask" in argv:   # the scaling benchmark of ntt_cy.dask takes its own options
+        from ntt_cy.dask.scaling import main as dask_main
+
+        argv.remove("--dask")
+        return dask_main(argv)
     args = build_parser().parse_args(argv)
     if args.repeat is not None and args.repeat < 1:
         print("error: --repeat must be >= 1", file=sys.stderr)

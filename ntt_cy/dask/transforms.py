@@ -1,0 +1,118 @@
+"""ntt / intt on dask arrays: many independent transforms, one task per block.
+
+The transform axis must lie in one chunk (as in dask.array.fft): it is rechunked to one
+unless ``rechunk=False``, which refuses a split axis instead.  The other axes keep their
+chunks, so a batch of transforms needs no communication at all.
+"""
+from __future__ import annotations
+
+import dask.array as da
+import numpy as np
+
+from ntt_cy._support import checks as _checks
+from ntt_cy._support.threads import check_thread_count
+from ntt_cy.dask import blocks
+
+
+def as_dask_array(x, name: str) -> da.Array:
+    """x as a dask array (numpy arrays and lists are wrapped, in one chunk)."""
+    if isinstance(x, da.Array):
+        return x
+    if x is None or isinstance(x, (dict, set, str, bytes)):
+        raise TypeError(f"{name} must be a dask or numpy array of integers, "
+                        f"got {type(x).__name__}")
+    return da.from_array(np.asarray(x), chunks=-1)
+
+
+def check_integer_dtype(x: da.Array, name: str) -> None:
+    """Integer arrays only (object arrays of Python ints too), as ntt_cy's in-memory API."""
+    if x.dtype.kind not in "iuO":
+        raise TypeError(f"{name} must hold integers, got dtype {x.dtype}")
+
+
+def transform_dtype(p: int) -> np.dtype:
+    """The lanes ntt_cy.ntt returns for the prime p."""
+    return _checks.lane_dtype(p, None)
+
+
+def _transform(x, p, axis, kind, root, reduction, threads, rechunk, inverse):
+    x = as_dask_array(x, "x")
+    check_integer_dtype(x, "x")
+    p = _checks.check_prime_modulus(p)
+    kind = _checks.check_kind(kind)
+    check_thread_count(threads)
+    if x.ndim == 0:
+        raise ValueError("x must have at least one dimension")
+    axis = _checks.normalize_axis(axis, x.ndim)
+    n = x.shape[axis]
+    if n is None or np.isnan(n):
+        raise ValueError("the transform axis has an unknown length: call x.compute_chunk_sizes()")
+    _checks.check_transform_size(n, p, kind)
+    dtype = transform_dtype(p)
+    _checks.check_reduction(reduction, p, dtype)
+    if root is not None:
+        from ntt_cy.primes import root_of_unity
+
+        root = root_of_unity(2 * n if kind == "negacyclic" else n, p, root)
+    if x.numblocks[axis] > 1:
+        if not rechunk:
+            raise ValueError(
+                f"axis {axis} is split into {x.numblocks[axis]} chunks; a transform needs it "
+                f"in one chunk: call x.rechunk({{{axis}: -1}}) or pass rechunk=True "
+                f"(ntt_large splits ONE long transform across chunks)")
+        x = x.rechunk({axis: -1})
+    return x.map_blocks(blocks.transform, p, axis, kind, root, reduction, inverse, threads,
+                        dtype=dtype, meta=np.empty((0,) * x.ndim, dtype=dtype),
+                        token="ntt_cy-intt" if inverse else "ntt_cy-ntt")
+
+
+def ntt(x, p, *, axis=-1, kind="cyclic", root=None, reduction="auto", threads=1,
+        rechunk=True) -> da.Array:
+    """Forward NTT along `axis` of a dask array, lazily: ntt_cy.ntt on every block.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like of integers
+        Values in [0, p) (checked inside the tasks: a value outside raises ValueError
+        when the result is computed).
+    p : int
+        An NTT-friendly prime below 2**64 (the transform length n must divide p - 1;
+        2n for negacyclic).
+    axis, kind, root, reduction
+        As in :func:`ntt_cy.ntt`.
+    threads : int
+        Kernel threads inside each task (default 1: P worker processes x T threads
+        should not exceed the cores, and a dask worker already runs tasks side by side).
+    rechunk : bool
+        Rechunk a transform axis split over several chunks into one (default); False
+        raises ValueError for such an axis instead.
+
+    Returns
+    -------
+    dask.array.Array
+        Same shape and chunks; dtype uint32 for p < 2**32, else uint64.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np, ntt_cy, ntt_cy.dask
+    >>> x = da.from_array(np.arange(64, dtype=np.uint32).reshape(8, 8), chunks=(2, 8))
+    >>> A = ntt_cy.dask.ntt(x, 998244353)
+    >>> bool((A.compute() == ntt_cy.ntt(np.arange(64).reshape(8, 8), 998244353)).all())
+    True
+    """
+    return _transform(x, p, axis, kind, root, reduction, threads, rechunk, False)
+
+
+def intt(x, p, *, axis=-1, kind="cyclic", root=None, reduction="auto", threads=1,
+         rechunk=True) -> da.Array:
+    """Normalised inverse NTT along `axis` of a dask array; parameters as :func:`ntt`.
+
+    Examples
+    --------
+    >>> import dask.array as da, numpy as np, ntt_cy.dask
+    >>> x = da.from_array(np.arange(16, dtype=np.uint32), chunks=8)
+    >>> y = ntt_cy.dask.intt(ntt_cy.dask.ntt(x, 998244353), 998244353)
+    >>> bool((y.compute() == np.arange(16)).all())
+    True
+    """
+    return _transform(x, p, axis, kind, root, reduction, threads, rechunk, True)

@@ -1,0 +1,124 @@
+"""mul_mod: exact element-wise products modulo any integer below 2**64.
+
+numpy cannot do this for 64-bit values (``a * b % p`` wraps at 2**64 first); ntt_cy's
+pointwise kernel does it exactly, vectorised and threaded: two Montgomery products a
+value for odd moduli (with the constant R**2 folded in, see pointwise.pxi), Barrett
+reduction of the 128-bit product for even ones.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ntt_cy._kernels import active as _kernels
+from ntt_cy._support import checks as _checks
+from ntt_cy._support.threads import effective_threads
+
+__all__ = ["mul_mod"]
+
+U32, U64 = np.dtype(np.uint32), np.dtype(np.uint64)
+
+
+def modulus_lanes(m: int) -> np.dtype:
+    """The lanes mul_mod computes on for modulus m: uint32 below 2**32, else uint64."""
+    return U32 if m < 1 << 32 else U64
+
+
+def mul_mod(a, b, p, *, out=None, workers=None) -> np.ndarray:
+    """Element-wise ``a * b mod p``, exact for every modulus ``1 <= p < 2**64``.
+
+    Parameters
+    ----------
+    a, b : array_like of integers
+        Factors; any integer values (negative, ``>= p``, Python ints) are reduced
+        modulo ``p`` first.  Shapes broadcast as in numpy.  Never modified.
+    p : int
+        The modulus, ``1 <= p < 2**64``; prime or not.
+    out : numpy.ndarray, optional
+        Where to write the result: the broadcast shape, dtype uint32 when
+        ``p < 2**32`` else uint64, writable; it may be ``a`` or ``b`` itself when that
+        array already has this shape and dtype.
+    workers : int, optional
+        Threads, as for :func:`ntt_cy.ntt` (None: all cores; small inputs use one).
+
+    Returns
+    -------
+    numpy.ndarray
+        The products in ``[0, p)``: dtype uint32 when ``p < 2**32``, else uint64.
+
+    Examples
+    --------
+    >>> import numpy as np, ntt_cy
+    >>> p = 2**64 - 59
+    >>> ntt_cy.mul_mod(np.array([2**63, p - 1], dtype=np.uint64), [3, p - 1], p)
+    array([9223372036854775719,                   1], dtype=uint64)
+    >>> ntt_cy.mul_mod([-1, 5], 7, 11)
+    array([4, 2], dtype=uint32)
+
+    See Also
+    --------
+    ntt_cy.ntt : transforms whose pointwise products use the same kernel.
+    """
+    m = _checks.as_int(p, "p")
+    if not 1 <= m < 1 << 64:
+        raise ValueError(f"p must satisfy 1 <= p < 2**64, got {m}")
+    lanes = modulus_lanes(m)
+    scalar = np.ndim(a) == 0 and np.ndim(b) == 0
+    x = _checks.as_lane_array(np.atleast_1d(a) if np.ndim(a) == 0 else a, m, lanes, "a", "reduce")
+    y = x if b is a else _checks.as_lane_array(np.atleast_1d(b) if np.ndim(b) == 0 else b,
+                                               m, lanes, "b", "reduce")
+    shape = () if scalar else np.broadcast_shapes(np.shape(a), np.shape(b))
+    if out is None:
+        result = np.empty(shape, dtype=lanes)
+    else:
+        result = _check_mul_out(out, shape, lanes)
+    if result.size == 0:
+        return result
+    if m == 1:
+        result[...] = 0
+        return result
+    rows = _as_rows(x, shape)
+    cols = _as_rows(y, shape)
+    # the kernel writes out[i] after reading a[i] and b[i]: out may be either operand
+    # itself, not an overlapping view of one
+    exact_alias = all(not np.shares_memory(result, v) or _same_buffer(result, v)
+                      for v in (rows, cols))
+    target = result if result.flags.c_contiguous and exact_alias else np.empty(shape, dtype=lanes)
+    constants = _modulus_constants(m, lanes)
+    threads = effective_threads(workers, result.size)
+    _kernels.pointwise_mul(rows, cols, target.reshape(rows.shape), constants, 1, threads)
+    if target is not result:
+        result[...] = target
+    return result
+
+
+def _as_rows(x: np.ndarray, shape: tuple) -> np.ndarray:
+    """x broadcast to `shape`, as a C-contiguous 2-D array (a view where it is one)."""
+    full = x.reshape(shape) if x.size == 1 and not shape else x
+    full = full if full.shape == shape else np.broadcast_to(full, shape)
+    full = np.ascontiguousarray(full)
+    return full.reshape(-1, shape[-1] if shape else 1)
+
+
+def _same_buffer(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether the C-contiguous x and y are the same elements of the same memory."""
+    return (x.__array_interface__["data"][0] == y.__array_interface__["data"][0]
+            and x.size == y.size and x.dtype.itemsize == y.dtype.itemsize)
+
+
+def _check_mul_out(out, shape: tuple, lanes: np.dtype) -> np.ndarray:
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
+    if out.shape != shape:
+        raise ValueError(f"out has shape {out.shape}, expected {shape}")
+    if out.dtype != lanes:
+        raise TypeError(f"out has dtype {out.dtype}, expected {lanes}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+    return out
+
+
+def _modulus_constants(m: int, lanes: np.dtype) -> dict:
+    # imported here: plan imports the transforms, which import this module's users
+    from ntt_cy.plan import modulus_constants
+
+    return modulus_constants(m, lanes, _kernels.montgomery_bits(m, lanes.itemsize))
