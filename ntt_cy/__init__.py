@@ -9,10 +9,11 @@ with short_spin_while_loading():   # the kernel modules load libgomp: see _suppo
     from ntt_cy.modular import mul_mod
     from ntt_cy.plan import NTTPlan
     from ntt_cy.poly import convolve, polymul
+    from ntt_cy._support.threads import get_workers, set_workers
     from ntt_cy.transforms import intt, ntt
 
-__all__ = ["ntt", "intt", "NTTPlan", "polymul", "convolve", "bigmul", "mul_mod", "show_config",
-           "__version__"]
+__all__ = ["ntt", "intt", "NTTPlan", "polymul", "convolve", "bigmul", "mul_mod", "get_workers",
+           "set_workers", "show_config", "__version__"]
 
 
 def __getattr__(name):
