@@ -29,7 +29,7 @@ from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import effective_threads, resolve_workers
 from ntt_cy.plan import get_plan, modulus_constants
 
-__all__ = ["run_route", "prime_product", "crt_product", "crt_residues", "object_products",
+__all__ = ["run_route", "peak_bytes", "prime_product", "crt_product", "crt_residues", "object_products",
            "schoolbook", "wrap", "plan_for", "barrett_constants"]
 
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
@@ -85,6 +85,27 @@ def run_route(route, A2, B2, m, threads, checked=True):
     if route.fold is not None:
         out = wrap(out, na, m, route.fold == "negacyclic")
     return out
+
+
+def peak_bytes(route, R, na, nb, m) -> int:
+    """An estimate of the peak memory (bytes) of R products of rows of lengths na, nb
+    mod m along `route`, for ntt_cy._support.memory.check_memory: the operands' rows as
+    the route reads them, its transform rows (the result, the second operand and one
+    row per CRT prime), the residues and digits of the CRT reconstruction, the twiddle
+    tables, and the result with its copy; Python ints of m's size on the object
+    routes."""
+    L = na + nb - 1
+    words = 8 * (R * (na + nb) + 2 * R * L)   # operands' rows, the result and its copy
+    if route.path in ("zero", "schoolbook"):
+        return words
+    if route.path == "python_schoolbook":
+        return words + R * L * 2 * (m.bit_length() // 8 + 32)
+    k = 1 if route.basis is None else route.basis.k
+    N = route.length
+    need = words + 8 * (R * N * (k + 2) + 2 * k * R * L + 6 * k * N)
+    if route.path in ("crt_words", "crt32_words"):
+        need += 8 * k * R * (na + nb) + R * L * (m.bit_length() // 8 + 32)
+    return need
 
 
 # ---------------------------------------------------------------- caches
