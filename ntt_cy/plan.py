@@ -10,7 +10,7 @@ from ntt_cy._support import checks as _checks
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._support.aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWIDDLES,
                              TABLE_TAIL_BYTES, aligned_copy, aligned_empty)
-from ntt_cy._support.memory import check_memory
+from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, effective_threads
 from ntt_cy.primes import root_of_unity
@@ -135,7 +135,8 @@ class NTTPlan:
         self.root = root_of_unity(order, p, root)
         self._default_root = self.root == root_of_unity(order, p)
         check_memory(self.table_bytes(self.reduction) + 2 * n * self.dtype.itemsize,
-                     f"NTTPlan(n={n}) on {self.dtype.name} lanes (its twiddle tables and one row)")
+                     "NTTPlan(n={}) on {} lanes (its twiddle tables and one row)", n,
+                     self.dtype)
         self._modulus = modulus_constants(p, self.dtype,
                                           _ntt.montgomery_bits(p, self.dtype.itemsize))
         self._tables: dict = {}
@@ -290,12 +291,13 @@ class NTTPlan:
                    dtype=None):
         """The transform of `a`; dtype: the result's dtype when no `out` is given (None:
         result_dtype's choice)."""
-        if type(bit_reversed) is not bool and not isinstance(bit_reversed, np.bool_):
-            raise TypeError(f"bit_reversed must be a bool, got {type(bit_reversed).__name__}")
-        if out is None and not bit_reversed and dtype is None:
+        if out is None and bit_reversed is False and dtype is None:
             result = single_row_transform(self, a, axis, reduction, workers, is_forward)
             if result is not None:
                 return result
+        elif bit_reversed is not False and bit_reversed is not True \
+                and not isinstance(bit_reversed, np.bool_):
+            raise TypeError(f"bit_reversed must be a bool, got {type(bit_reversed).__name__}")
         family = self._family(reduction)
         arr = _checks.as_integer_array(a, "a", allow_empty=True)
         axis = _checks.normalize_axis(axis, arr.ndim)
@@ -305,9 +307,10 @@ class NTTPlan:
         if out is not None:
             _checks.check_residue_out(out, arr.shape, self.p, arr)
             result_dt = out.dtype
+        elif dtype is not None or arr.dtype is self.dtype:
+            result_dt = self.dtype
         else:
-            result_dt = dtype if dtype is not None else _checks.result_dtype(arr.dtype, self.p,
-                                                                               self.dtype)
+            result_dt = _checks.result_dtype(arr.dtype, self.p, self.dtype)
         if arr.size == 0:   # an empty batch: nothing to transform
             check_workers(workers)
             return np.empty(arr.shape, dtype=result_dt) if out is None else out
@@ -327,8 +330,10 @@ class NTTPlan:
         direct = (out is not None and last and out.flags.c_contiguous
                   and out.dtype.itemsize == self.dtype.itemsize)
         convert = arr.dtype.kind in "iu" and (lanes is None or lanes.dtype != self.dtype)
-        self._check_memory(arr, family, convert or arr.dtype.kind == "O", last, direct,
-                           out is None and result_dt != self.dtype)
+        if arr.size * 32 >= memory_settings.check_from or family not in self._tables:
+            # (32 bytes a value bound the copies below: a small call skips the estimate)
+            self._check_memory(arr, family, convert or arr.dtype.kind == "O", last, direct,
+                               out is None and result_dt is not self.dtype)
         if unchecked:
             src = lanes
         else:
@@ -351,7 +356,7 @@ class NTTPlan:
         if not last:
             result = np.moveaxis(result, -1, axis)
         if out is None:
-            return result if result_dt == self.dtype else result.astype(result_dt)
+            return result if result_dt is self.dtype else result.astype(result_dt)
         if not direct:
             out[...] = result   # (values in [0, p), which out's dtype holds)
         return out
@@ -366,7 +371,7 @@ class NTTPlan:
         need = copies * lane_bytes + (arr.size * 8 if widen else 0)
         if family not in self._tables:
             need += self.table_bytes(family)
-        check_memory(need, f"a transform of shape {arr.shape} on {self.dtype.name} lanes")
+        check_memory(need, "a transform of shape {} on {} lanes", arr.shape, self.dtype)
 
 
 def single_row_transform(plan, a, axis, reduction, workers, is_forward):
@@ -389,11 +394,12 @@ def single_row_transform(plan, a, axis, reduction, workers, is_forward):
     result = _ntt.transform_row(a, tables, is_forward)
     if result is None:
         return None
-    check_workers(workers)
-    if a.dtype.kind == "u" and a.dtype != result.dtype and a.dtype.isnative \
-            and plan.p <= 1 << (8 * a.dtype.itemsize):
-        return result.astype(a.dtype)   # (a uint32 / uint64 input keeps its dtype)
-    return result
+    if workers is not None:
+        check_workers(workers)
+    dt = a.dtype
+    if dt is plan.dtype or dt.kind != "u" or plan.p > 1 << (8 * dt.itemsize):
+        return result
+    return result.astype(dt)   # (a uint32 / uint64 input keeps its dtype)
 
 
 def plan_from_parameters(cls, n, p, dtype_name, kind, reduction, root):

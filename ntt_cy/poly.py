@@ -19,12 +19,16 @@ from ntt_cy._single_row import single_row_product
 from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, check_out_array,
                                     check_poly_kind, check_residue_out, integers_to_lanes, single_row_operand,
                                     unsigned_view)
-from ntt_cy._support.memory import check_memory
+from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, requested_workers
 
 __all__ = ["polymul", "convolve"]
 
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
+# Bytes per operand value (plus m's bits) that bound _products.peak_bytes: transform rows
+# of up to twice the values' count for up to 32 CRT primes and their tables; smaller
+# products skip the estimate.
+PEAK_BYTES_PER_VALUE = 4096
 
 
 def polymul(a, b, modulus, *, kind="linear", out=None, workers=None, backend="cpu"):
@@ -119,8 +123,9 @@ def polymul(a, b, modulus, *, kind="linear", out=None, workers=None, backend="cp
         return _deliver(np.empty(batch + (na + nb - 1 if kind == "linear" else na,),
                                  dtype=output_dtype(m)), out, m)
     route = product_route(rows, na, nb, m, kind)
-    check_memory(peak_bytes(route, rows, na, nb, m),
-                 f"polymul of {rows} row(s) of lengths {na} and {nb} mod a {m.bit_length()}-bit m")
+    if rows * (na + nb) * (PEAK_BYTES_PER_VALUE + m.bit_length()) >= memory_settings.check_from:
+        check_memory(peak_bytes(route, rows, na, nb, m),
+                     "polymul of {} row(s) of lengths {} and {} mod m", rows, na, nb)
     result = None
     if route.unchecked:
         # 32/64-bit integer arrays go in as they are (unsigned views): the route's kernels

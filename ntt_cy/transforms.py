@@ -62,13 +62,10 @@ def _single_row(a, p, axis, kind, reduction, workers, is_forward):
 
 
 def _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend, inverse):
+    """ntt / intt past the one-row route (which the two functions try first)."""
     if check_backend(backend) == "cuda":
         return _cuda_transform(a, p, n, axis, out, workers, kind, reduction, dtype, root,
                                inverse)
-    if n is None and out is None and dtype is None and root is None:
-        result = _single_row(a, p, axis, kind, reduction, workers, not inverse)
-        if result is not None:
-            return result
     a, axis, plan = _plan_for(a, p, n, axis, kind, dtype, root)
     return plan._transform(a, axis, out, workers, reduction, False, not inverse,
                            None if dtype is None else plan.dtype)
@@ -151,6 +148,10 @@ def ntt(a, p, *, n=None, axis=-1, out=None, workers=None, kind="cyclic", reducti
     --------
     intt, NTTPlan, polymul
     """
+    if n is None and out is None and dtype is None and root is None and backend == "cpu":
+        result = _single_row(a, p, axis, kind, reduction, workers, True)
+        if result is not None:
+            return result
     return _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend,
                       False)
 
@@ -171,5 +172,9 @@ def intt(a, p, *, n=None, axis=-1, out=None, workers=None, kind="cyclic", reduct
     --------
     ntt
     """
+    if n is None and out is None and dtype is None and root is None and backend == "cpu":
+        result = _single_row(a, p, axis, kind, reduction, workers, False)
+        if result is not None:
+            return result
     return _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend,
                       True)

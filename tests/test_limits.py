@@ -36,8 +36,8 @@ def test_the_limit_defaults_to_the_available_memory(limit):
 
 
 def test_a_transform_beyond_the_limit_raises_before_allocating(limit):
-    a = np.zeros((64, 1 << 12), np.uint32)
-    limit(1 << 20)
+    a = np.zeros((64, 1 << 12), np.uint32)   # 1 MiB: its result alone exceeds the limit
+    limit(1 << 19)
     with pytest.raises(MemoryError, match=r"a transform of shape \(64, 4096\) on uint32 lanes "
                                           r"needs about [\d.]+ MiB \(\d+ bytes\), more than the "
                                           r"limit set by ntt_cy.set_memory_limit"):

@@ -13,11 +13,21 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["set_memory_limit", "get_memory_limit", "available_memory", "check_memory"]
+__all__ = ["set_memory_limit", "get_memory_limit", "available_memory", "check_memory",
+           "settings"]
 
 CHECK_FROM_BYTES = 64 << 20
 
-_limit: int | None = None   # set_memory_limit's bytes (process-wide), or None
+
+class _Settings:
+    """The process-wide limit.  check_from: the estimates worth check_memory's call
+    (CHECK_FROM_BYTES, or 0 under a set limit), for callers that gate the estimate
+    itself behind a cheap upper bound of it (a small call then pays one comparison)."""
+    limit: int | None = None   # set_memory_limit's bytes, or None
+    check_from: int = CHECK_FROM_BYTES
+
+
+settings = _Settings()
 
 
 def set_memory_limit(nbytes) -> None:
@@ -36,24 +46,23 @@ def set_memory_limit(nbytes) -> None:
     Examples
     --------
     >>> import numpy as np, ntt_cy
-    >>> ntt_cy.set_memory_limit(1 << 20)
+    >>> ntt_cy.set_memory_limit(1 << 19)
     >>> try:
     ...     ntt_cy.ntt(np.zeros((64, 1 << 12), np.uint32), 998244353)
     ... except MemoryError as exc:
-    ...     print(str(exc).split(",")[0])
-    a transform of shape (64, 4096) on uint32 lanes needs about 2.0 MiB (2097152 bytes)
+    ...     print(str(exc).split(" needs")[0])
+    a transform of shape (64, 4096) on uint32 lanes
     >>> ntt_cy.set_memory_limit(None)
     """
-    global _limit
     if nbytes is None:
-        _limit = None
+        settings.limit, settings.check_from = None, CHECK_FROM_BYTES
         return
     from ntt_cy._support.checks import as_int
 
     nbytes = as_int(nbytes, "nbytes")
     if nbytes < 0:
         raise ValueError(f"nbytes must be >= 0 or None, got {nbytes}")
-    _limit = nbytes
+    settings.limit, settings.check_from = nbytes, 0
 
 
 def get_memory_limit() -> int | None:
@@ -67,7 +76,7 @@ def get_memory_limit() -> int | None:
     >>> ntt_cy.get_memory_limit() > 0
     True
     """
-    return _limit if _limit is not None else available_memory()
+    return settings.limit if settings.limit is not None else available_memory()
 
 
 def _meminfo_available() -> int | None:
@@ -146,16 +155,17 @@ def _size(nbytes: int) -> str:
     return f"{nbytes} bytes"
 
 
-def check_memory(nbytes: int, what: str) -> None:
-    """MemoryError when `what` (a call, in words) needs more than the limit: nbytes is
-    its estimated peak."""
-    if _limit is not None:
-        limit, source = _limit, "the limit set by ntt_cy.set_memory_limit"
+def check_memory(nbytes: int, what: str, *values) -> None:
+    """MemoryError when a call needs more than the limit: nbytes is its estimated peak,
+    what.format(*values) the call in words (formatted only for the error: small calls
+    pay no formatting)."""
+    if settings.limit is not None:
+        limit, source = settings.limit, "the limit set by ntt_cy.set_memory_limit"
     elif nbytes >= CHECK_FROM_BYTES:
         limit, source = available_memory(), "the memory available"
     else:
         return
     if limit is not None and nbytes > limit:
         raise MemoryError(
-            f"{what} needs about {_size(nbytes)} ({nbytes} bytes), more than {source} "
+            f"{what.format(*values)} needs about {_size(nbytes)} ({nbytes} bytes), more than {source} "
             f"({_size(limit)}); ntt_cy.set_memory_limit(bytes) sets another limit")
