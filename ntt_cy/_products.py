@@ -39,7 +39,7 @@ def run_route(route, A2, B2, m, threads, checked=True):
     """The products of the rows A2 (R, na) and B2 (R, nb) mod m along `route`
     (_routing.product_route(R, na, nb, m, kind)), as an (R, L) array: L = na + nb - 1
     for linear products, n for cyclic and negacyclic ones; uint32, uint64 or object.
-    threads: a count, or None for all cores.  checked=False (route.unchecked only): A2,
+    threads: a count, or None for get_workers().  checked=False (route.unchecked only): A2,
     B2 may hold values >= m, and the result is None when one does."""
     path, N = route.path, route.length
     R, na = A2.shape
@@ -277,7 +277,7 @@ def object_products(A2, B2, m, basis, N, threads):
 
 def schoolbook(A2, B2, m, threads=1):
     """Quadratic linear convolution of rows mod m < 2**64 (uint32/uint64 in [0, m)),
-    as uint64.  threads: a count, or None for all cores."""
+    as uint64.  threads: a count, or None for get_workers()."""
     R, na = A2.shape
     nb = B2.shape[1]
     out = np.empty((R, na + nb - 1), dtype=U64)

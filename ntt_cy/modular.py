@@ -52,7 +52,7 @@ def mul_mod(a, b, p, *, out=None, workers=None) -> np.ndarray:
     >>> import numpy as np, ntt_cy
     >>> p = 2**64 - 59
     >>> ntt_cy.mul_mod(np.array([2**63, p - 1], dtype=np.uint64), [3, p - 1], p)
-    array([9223372036854775719,                   1], dtype=uint64)
+    array([9223372036854775867,                   1], dtype=uint64)
     >>> ntt_cy.mul_mod([-1, 5], 7, 11)
     array([4, 2], dtype=uint32)
 

@@ -113,7 +113,7 @@ class NTTPlan:
     >>> plan
     NTTPlan(n=8, p=998244353, dtype='uint32', kind='cyclic', reduction='auto')
     >>> plan.forward([1, 2, 3, 4, 5, 6, 7, 8]).tolist()[:2]
-    [36, 19061744]
+    [36, 894301004]
     >>> plan == ntt_cy.NTTPlan(8, 998244353, reduction="auto")
     True
     """
@@ -259,7 +259,7 @@ class NTTPlan:
         >>> import ntt_cy
         >>> plan = ntt_cy.NTTPlan(4, 17)
         >>> plan.forward([1, 2, 3, 4]).tolist(), plan.forward([1, 2, 3, 4], bit_reversed=True).tolist()
-        ([10, 7, 15, 6], [10, 15, 7, 6])
+        ([10, 6, 15, 7], [10, 15, 6, 7])
         """
         return self._transform(a, axis, out, workers, reduction, bit_reversed, True)
 

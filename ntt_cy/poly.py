@@ -172,9 +172,8 @@ def _read_operands(a, b, m, workers):
     """(A, B, a_reduced, b_reduced, threads): a and b as checked integer ndarrays (B is
     A for a square), each read once: lists and tuples before `workers` is checked, every
     other input after it; a_reduced, b_reduced: whether their values are residues mod m
-    already; threads: a count, or None for all cores (resolved by effective_threads
-    where a product is large enough for threads: the core count,
-    os.sched_getaffinity, costs ~1 us a call)."""
+    already; threads: a count, or None for get_workers() (resolved by effective_threads
+    where a product is large enough for threads)."""
     squaring = b is a
     A = as_integer_array(a, "a", True) if type(a) is list or type(a) is tuple else None
     B = as_integer_array(b, "b", True) if not squaring and (type(b) is list or type(b) is tuple) \

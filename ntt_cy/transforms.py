@@ -136,9 +136,9 @@ def ntt(a, p, *, n=None, axis=-1, out=None, workers=None, kind="cyclic", reducti
     --------
     >>> import numpy as np, ntt_cy
     >>> ntt_cy.ntt([1, 2, 3, 4], 17)
-    array([10,  7, 15,  6], dtype=uint32)
+    array([10,  6, 15,  7], dtype=uint32)
     >>> ntt_cy.ntt(np.array([1, 2, 3], dtype=np.uint64), 17, n=4)   # zero-padded
-    array([ 6, 15,  2,  3], dtype=uint64)
+    array([6, 7, 2, 6], dtype=uint64)
     >>> a = np.arange(8, dtype=np.uint64).reshape(2, 4)
     >>> _ = ntt_cy.ntt(a, 998244353, out=a)   # in place
     >>> ntt_cy.intt(a, 998244353).tolist()
@@ -165,7 +165,7 @@ def intt(a, p, *, n=None, axis=-1, out=None, workers=None, kind="cyclic", reduct
     Examples
     --------
     >>> import ntt_cy
-    >>> ntt_cy.intt([10, 7, 15, 6], 17)
+    >>> ntt_cy.intt([10, 6, 15, 7], 17)
     array([1, 2, 3, 4], dtype=uint32)
 
     See Also

@@ -84,11 +84,11 @@ class set_workers:
 
     Examples
     --------
-    >>> import numpy as np, ntt_cy
+    >>> import os, numpy as np, ntt_cy
     >>> with ntt_cy.set_workers(1):
     ...     A = ntt_cy.ntt(np.arange(1 << 14) % 7, 998244353)   # one thread
-    >>> with ntt_cy.set_workers(-1):
-    ...     ntt_cy.get_workers() == len(__import__("os").sched_getaffinity(0))
+    >>> with ntt_cy.set_workers(-1):   # every CPU this process may use
+    ...     ntt_cy.get_workers() == len(os.sched_getaffinity(0))
     True
     """
 
