@@ -136,6 +136,21 @@ _TOKEN = re.compile(rb"[^\s,]+")
 _WORD = re.compile(rb"\S+")
 
 
+def _checked_int(token: bytes, line, what: str) -> int:
+    """The integer a token of digits with an optional sign spells; InputError naming
+    `what` and its line for anything else.  line: the line, or a function that finds
+    it (called for the error only)."""
+    sign = token[:1] if token[:1] in (b"+", b"-") else b""
+    if not token[len(sign):].isdigit():
+        raise InputError(f"line {line if type(line) is int else line()}: {what} "
+                         f"{token[:40].decode('ascii', 'replace')!r} is not an integer")
+    value = _digits_value(token)
+    if value is None:
+        raise InputError(f"line {line if type(line) is int else line()}: {what} of "
+                         f"{len(token) - len(sign)} digits, more than Python converts")
+    return value
+
+
 class _TextReader:
     """Text or CSV, fed chunk by chunk: the header line (or, with a modulus given, the
     two lines a and b) line by line, then the values after a header in blocks,
@@ -235,13 +250,7 @@ class _TextReader:
         names = ("n", "m") if len(tokens) == 2 else ("na", "nb", "m")
         values = []
         for token, name in zip(tokens, names):
-            if not (token[1:] if token[:1] == b"+" else token).isdigit():
-                raise InputError(f"line {self.header_line}: header {name} = "
-                                 f"{token[:40].decode()!r} is not a positive integer")
-            value = _digits_value(token)
-            if value is None:
-                raise InputError(f"line {self.header_line}: header {name} has {len(token)} "
-                                 f"digits, more than Python converts")
+            value = _checked_int(token, self.header_line, f"header {name}")
             if value < 1:
                 raise InputError(f"line {self.header_line}: header {name} must be >= 1, "
                                  f"got {value}")
@@ -295,17 +304,8 @@ class _TextReader:
             return np.array(list(map(int, tokens)), dtype=np.int64)
         except (ValueError, OverflowError):
             pass
-        values = []
-        for k, token in enumerate(tokens):
-            sign = token[:1] if token[:1] in (b"+", b"-") else b""
-            if not token[len(sign):].isdigit():
-                raise InputError(f"line {self._token_line(block, k)}: "
-                                 f"{token[:40].decode()!r} is not an integer")
-            value = _digits_value(token)
-            if value is None:
-                raise InputError(f"line {self._token_line(block, k)}: a coefficient of "
-                                 f"{len(token) - len(sign)} digits, more than Python converts")
-            values.append(value)
+        values = [_checked_int(token, lambda k=k: self._token_line(block, k), "a coefficient")
+                  for k, token in enumerate(tokens)]
         out = np.empty(len(values), dtype=object)
         out[:] = values
         return out
