@@ -73,13 +73,14 @@ def test_show_config_says_when_a_forked_child_runs_on_one_thread():
         before = config()["threads"]
         ntt_cy.ntt(x, P, workers=2)
         code = in_child(lambda: config()["threads"].startswith("1 in this process: forked"))
-        print(code, build_info().get("openmp"), before == config()["threads"], before)
+        print(code, build_info().get("openmp"), before == config()["threads"],
+              ntt_cy.get_workers(), before)
         """)
-    code, openmp, unchanged, before = out.split(maxsplit=3)
+    code, openmp, unchanged, default, before = out.split(maxsplit=4)
     assert unchanged == "True"          # the parent's own threads are not affected
     if openmp == "True":
         assert code == "0"
-        assert before.startswith(f"{ntt_cy.get_workers()} (workers=None")
+        assert before.startswith(f"{default} (workers=None: get_workers()")
     else:
         assert before.startswith("1 (built without OpenMP)")
 
