@@ -29,7 +29,7 @@ from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import effective_threads, resolve_workers
 from ntt_cy.plan import get_plan, modulus_constants
 
-__all__ = ["run_route", "prime_product", "crt_product", "crt_residues", "object_products",
+__all__ = ["run_route", "peak_bytes", "prime_product", "crt_product", "crt_residues", "object_products",
            "schoolbook", "wrap", "plan_for", "barrett_constants"]
 
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
@@ -39,7 +39,7 @@ def run_route(route, A2, B2, m, threads, checked=True):
     """The products of the rows A2 (R, na) and B2 (R, nb) mod m along `route`
     (_routing.product_route(R, na, nb, m, kind)), as an (R, L) array: L = na + nb - 1
     for linear products, n for cyclic and negacyclic ones; uint32, uint64 or object.
-    threads: a count, or None for all cores.  checked=False (route.unchecked only): A2,
+    threads: a count, or None for get_workers().  checked=False (route.unchecked only): A2,
     B2 may hold values >= m, and the result is None when one does."""
     path, N = route.path, route.length
     R, na = A2.shape
@@ -85,6 +85,27 @@ def run_route(route, A2, B2, m, threads, checked=True):
     if route.fold is not None:
         out = wrap(out, na, m, route.fold == "negacyclic")
     return out
+
+
+def peak_bytes(route, R, na, nb, m) -> int:
+    """An estimate of the peak memory (bytes) of R products of rows of lengths na, nb
+    mod m along `route`, for ntt_cy._support.memory.check_memory: the operands' rows as
+    the route reads them, its transform rows (the result, the second operand and one
+    row per CRT prime), the residues and digits of the CRT reconstruction, the twiddle
+    tables, and the result with its copy; Python ints of m's size on the object
+    routes."""
+    L = na + nb - 1
+    words = 8 * (R * (na + nb) + 2 * R * L)   # operands' rows, the result and its copy
+    if route.path in ("zero", "schoolbook"):
+        return words
+    if route.path == "python_schoolbook":
+        return words + R * L * 2 * (m.bit_length() // 8 + 32)
+    k = 1 if route.basis is None else route.basis.k
+    N = route.length
+    need = words + 8 * (R * N * (k + 2) + 2 * k * R * L + 6 * k * N)
+    if route.path in ("crt_words", "crt32_words"):
+        need += 8 * k * R * (na + nb) + R * L * (m.bit_length() // 8 + 32)
+    return need
 
 
 # ---------------------------------------------------------------- caches
@@ -256,7 +277,7 @@ def object_products(A2, B2, m, basis, N, threads):
 
 def schoolbook(A2, B2, m, threads=1):
     """Quadratic linear convolution of rows mod m < 2**64 (uint32/uint64 in [0, m)),
-    as uint64.  threads: a count, or None for all cores."""
+    as uint64.  threads: a count, or None for get_workers()."""
     R, na = A2.shape
     nb = B2.shape[1]
     out = np.empty((R, na + nb - 1), dtype=U64)

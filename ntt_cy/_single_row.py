@@ -13,6 +13,8 @@ whichever route they take: the route changes only the time.
 """
 from __future__ import annotations
 
+import threading
+
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels import schoolbook as _schoolbook
 from ntt_cy._products import barrett_constants, plan_for
@@ -26,6 +28,10 @@ __all__ = ["single_row_product", "prepare", "clear_route_caches", "prepared_prod
 # ~0.35 MB at N = 4096), as many as the plan cache (_products.plan_for) keeps.
 PREPARED_LIMIT = 128
 prepared_products = {}   # (na, nb, m, kind) -> the compiled product, or None
+# Held while prepared_products changes size (insertion, eviction, clearing): finding the
+# oldest key iterates the dict, which another thread's insertion would invalidate.
+# Lookups take no lock (one dict access is atomic).
+_prepared_lock = threading.Lock()
 # The kernels' wrap codes (ntt_cy/_kernels/ntt/single_row.pxd: LINEAR, CYCLIC, NEGACYCLIC).
 WRAP_CODES = {"linear": 0, "cyclic": 1, "negacyclic": 2}
 
@@ -38,9 +44,11 @@ def single_row_product(a, b, m, kind, workers):
     if product is False:
         if not 2 <= m < 1 << 64 or kind not in WRAP_CODES:
             return None   # (never kept: a huge modulus would be kept alive by its key)
-        if len(prepared_products) >= PREPARED_LIMIT:
-            prepared_products.pop(next(iter(prepared_products), None), None)
-        product = prepared_products[key] = prepare(*key)
+        product = prepare(*key)   # (outside the lock: a plan's tables take a while)
+        with _prepared_lock:
+            while len(prepared_products) >= PREPARED_LIMIT:
+                del prepared_products[next(iter(prepared_products))]
+            prepared_products[key] = product
     if product is None:
         return None
     check_workers(workers)
@@ -69,4 +77,5 @@ def clear_route_caches():
     """Forget the cached routes (ntt_cy/_routing.py) and the single-row products
     prepared from them: for code (tests, calibration) that changes the cost model."""
     clear_caches()
-    prepared_products.clear()
+    with _prepared_lock:
+        prepared_products.clear()

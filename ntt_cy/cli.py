@@ -1,13 +1,15 @@
 """The `ntt-cy` command line (also `python -m ntt_cy`).
 
     ntt-cy demo [--repeat R] [--workers W] [--seed S]
-    ntt-cy polymul INPUT [-o OUTPUT] [--kind KIND] [--workers W]
+    ntt-cy polymul INPUT [-o OUTPUT] [-m M] [--kind KIND] [--format F] [--output-format F]
+                   [--max-bytes N] [--workers W]
     ntt-cy info
     ntt-cy bench [ARGS ...]
 
-Exit codes: 0 success; 1 a demo check failed, a subcommand is unavailable, or the
-reader of the output left early (a closed pipe);
-2 malformed input or bad usage (one line on stderr, never a traceback).
+The files polymul reads and writes: ntt_cy/_cli_files.py.  Exit codes: 0 success; 1 a
+demo check failed, a subcommand is unavailable, out of memory, an output file could not
+be written, or the reader of the output left early (a closed pipe); 2 malformed or too
+large input, or bad usage (one line on stderr, never a traceback).
 """
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ import random
 import sys
 import time
 
+from ntt_cy._cli_files import (DEFAULT_MAX_BYTES, FORMATS, InputError, format_for_path,
+                               format_product, parse_size, read_problem)
 from ntt_cy._version import __version__
 
 __all__ = ["main"]
@@ -48,10 +52,6 @@ FALSE_PASS = 1e-9
 
 # ---------------------------------------------------------------- helpers
 
-class InputError(Exception):
-    """Malformed input: the message is one line, naming the line at fault."""
-
-
 class Progress:
     """`[k/total] label` on stderr, redrawn in place; silent unless stderr is a TTY."""
 
@@ -76,18 +76,36 @@ class Progress:
             self.stream.flush()
 
 
-def _workers(text: str):
-    from ntt_cy._support.threads import check_workers
+WORKERS_HELP = ("threads: a positive count, or a negative one to count back from the "
+                "CPUs (-1: all of them, -2: all but one); default: OMP_NUM_THREADS, else "
+                "every CPU")
 
+
+def _workers(text: str):
+    from ntt_cy._support.threads import MAX_WORKERS, cpu_count, requested_workers
+
+    cores = cpu_count()
+    accepted = (f"give a positive count (at most {MAX_WORKERS}), or a negative one to count "
+                f"back from the {cores} CPUs (-1 to -{cores}; -1: all of them)")
     try:
         value = int(text)
+        requested_workers(value)   # the library's rules
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid worker count {text!r}") from None
+        raise argparse.ArgumentTypeError(f"invalid worker count {text!r}: {accepted}") from None
+    return value
+
+
+def _modulus(text: str) -> int:
+    if not (text.isascii() and text.strip().isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"invalid modulus {text!r}: give an integer >= 1")
+    return int(text)
+
+
+def _size(text: str) -> int:
     try:
-        check_workers(value)   # the library's rules: -1 or 1..MAX_WORKERS
+        return parse_size(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    return value
 
 
 def _positive(text: str) -> int:
@@ -133,27 +151,42 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--repeat", type=_positive, default=10, metavar="R",
                       help="timed runs per large case (small cases run 100*R times; "
                            "default: %(default)s)")
-    demo.add_argument("--workers", type=_workers, default=None, metavar="W",
-                      help="threads (-1 or omitted: all cores)")
+    demo.add_argument("--workers", type=_workers, default=None, metavar="W", help=WORKERS_HELP)
     demo.add_argument("--seed", type=int, default=None, metavar="S",
                       help="seed for the operands and check points (default: random, printed)")
 
     poly = sub.add_parser(
-        "polymul", help="multiply two polynomials read from a file",
-        description="Read `n p` on the first line, then the n coefficients of a and the n "
-                    "coefficients of b (integers in [0, p), whitespace separated, over any "
-                    "number of lines), and write the 2n-1 coefficients of a*b mod p "
-                    "(n with --kind cyclic/negacyclic) on one line.  p may be any integer "
-                    ">= 1, prime or not.  Malformed input gives a one-line error naming the "
-                    "line and exit code 2.",
+        "polymul", help="multiply two polynomials read from a file (text, CSV or JSON)",
+        description="Multiply two polynomials modulo m (any integer >= 1, prime or not) "
+                    "and write the product's coefficients.  Input, detected or named by "
+                    "--format: whitespace text or CSV with a header line 'n m' (then n "
+                    "coefficients of a and n of b, over any number of lines) or 'na nb m' "
+                    "(then na and nb); without a header, with --modulus M: a on the first "
+                    "line, b on the next; or JSON {\"modulus\": m, \"a\": [...], \"b\": "
+                    "[...]} (or [a, b] with --modulus).  Coefficients are any integers, "
+                    "reduced mod m.  Output: one line of text or CSV, or JSON "
+                    "{\"modulus\", \"kind\", \"product\"}, in the input's format unless "
+                    "--output-format or OUTPUT's extension (.txt, .csv, .json) says "
+                    "otherwise.  Malformed input gives a one-line error naming the line "
+                    "and exit code 2.",
     )
     poly.add_argument("input", metavar="INPUT", help="input file, or - for stdin")
     poly.add_argument("-o", "--output", metavar="OUTPUT", default="-",
                       help="output file (default: - for stdout)")
+    poly.add_argument("-m", "--modulus", type=_modulus, default=None, metavar="M",
+                      help="the modulus, an integer >= 1: the input then has no header "
+                           "(text, CSV: a on one line, b on the next)")
     poly.add_argument("--kind", choices=("linear", "cyclic", "negacyclic"), default="linear",
                       help="product modulo nothing, x^n - 1 or x^n + 1 (default: %(default)s)")
-    poly.add_argument("--workers", type=_workers, default=None, metavar="W",
-                      help="threads (-1 or omitted: all cores)")
+    poly.add_argument("--format", choices=("auto",) + FORMATS, default="auto",
+                      help="input format (default: detected: JSON when it starts with { or "
+                           "[, CSV when its first line has a comma, else text)")
+    poly.add_argument("--output-format", choices=FORMATS, default=None,
+                      help="output format (default: OUTPUT's extension, else the input's)")
+    poly.add_argument("--max-bytes", type=_size, default=DEFAULT_MAX_BYTES, metavar="N",
+                      help="refuse inputs larger than N bytes (K, M, G suffixes; "
+                           "default: 256M)")
+    poly.add_argument("--workers", type=_workers, default=None, metavar="W", help=WORKERS_HELP)
 
     sub.add_parser("info", help="show the build configuration (show_config)",
                    description="Print ntt_cy.show_config(): version, compiler flags, OpenMP, "
@@ -196,7 +229,11 @@ def _run(argv: list) -> int:
     if args.command == "demo":
         return cmd_demo(args.repeat, args.workers, args.seed)
     if args.command == "polymul":
-        return cmd_polymul(args.input, args.output, args.kind, args.workers)
+        try:
+            return cmd_polymul(args)
+        except MemoryError as exc:   # (anywhere: reading, multiplying, writing)
+            message = str(exc).splitlines()[0] if str(exc) else "no memory left"
+            return _error(f"{_label(args.input)}: out of memory: {message}", EXIT_FAIL)
     if args.command == "info":
         return cmd_info()
     return cmd_bench([])  # pragma: no cover - handled above
@@ -225,130 +262,51 @@ def cmd_bench(argv) -> int:
 
 # ---------------------------------------------------------------- polymul
 
-def _digits_value(digits: str):
-    """int(digits) for a string of ASCII digits, or None when it has more significant
-    digits than Python's int() converts (sys.get_int_max_str_digits, 4300 by default)."""
-    try:
-        return int(digits.lstrip("0") or "0")
-    except ValueError:
-        return None
-
-
-def read_problem(lines):
-    """Parse `n p`, then n coefficients of a and n of b, from an iterable of lines.
-
-    Returns (n, p, a, b) with Python-int lists; InputError (one line, naming the
-    line) on anything malformed.
-    """
-    lineno = 0
-    header = None
-    it = iter(lines)
-    for lineno, line in enumerate(it, 1):
-        if line.strip():
-            header = line.split()
-            break
-    if header is None:
-        raise InputError("input is empty: expected 'n p' on the first line")
-    if len(header) != 2:
-        raise InputError(f"line {lineno}: expected the header 'n p' (two integers), "
-                         f"got {len(header)} field(s)")
-    values = []
-    for tok, name in zip(header, ("n", "p")):
-        if not (tok.isascii() and tok.isdigit()):
-            raise InputError(f"line {lineno}: header {name} = {tok[:40]!r} is not a "
-                             f"positive integer")
-        value = _digits_value(tok)
-        if value is None:
-            raise InputError(f"line {lineno}: header {name} has {len(tok)} digits, more "
-                             f"than Python converts")
-        values.append(value)
-    n, p = values
-    if n < 1:
-        raise InputError(f"line {lineno}: header n must be >= 1, got {n}")
-    if p < 1:
-        raise InputError(f"line {lineno}: header p must be >= 1, got {p}")
-    want = 2 * n
-    coeffs = []
-    last = lineno
-    for lineno, line in enumerate(it, lineno + 1):
-        tokens = line.split()
-        if not tokens:
-            continue
-        last = lineno
-        if len(coeffs) + len(tokens) > want:
-            raise InputError(f"line {lineno}: more than 2n = {want} coefficients "
-                             f"(the header says n = {n})")
-        for tok in tokens:
-            sign = tok[:1] if tok[:1] in "+-" else ""
-            digits = tok[len(sign):]
-            if not (digits.isascii() and digits.isdigit()):
-                raise InputError(f"line {lineno}: {tok[:40]!r} is not an integer")
-            value = _digits_value(digits)
-            if value is None:
-                raise InputError(f"line {lineno}: a coefficient of {len(digits)} digits is "
-                                 f"out of range [0, {p})")
-            value = -value if sign == "-" else value
-            if not 0 <= value < p:
-                raise InputError(f"line {lineno}: coefficient {value} is out of range [0, {p})")
-            coeffs.append(value)
-    if len(coeffs) < want:
-        raise InputError(f"line {last}: input ends after {len(coeffs)} coefficients, "
-                         f"expected 2n = {want} (n = {n} for a, then n for b)")
-    return n, p, coeffs[:n], coeffs[n:]
-
-
 def _label(path):
     return "<stdin>" if path == "-" else path
 
 
-def _open_input(path):
+def _read(path: str, fmt: str, modulus, max_bytes: int):
+    """The problem in the file `path` (- for stdin)."""
     if path == "-":
-        return sys.stdin
-    return open(path, "r", encoding="utf-8", errors="strict")
+        return read_problem(getattr(sys.stdin, "buffer", sys.stdin), fmt, modulus, max_bytes)
+    with open(path, "rb") as stream:
+        return read_problem(stream, fmt, modulus, max_bytes)
 
 
-def cmd_polymul(path, output, kind, workers) -> int:
+def cmd_polymul(args) -> int:
     from ntt_cy.poly import polymul
 
+    path = args.input
     progress = Progress(3)
     progress.update(1, f"reading {path}")
     try:
-        stream = _open_input(path)
-        try:
-            n, p, a, b = read_problem(stream)
-        finally:
-            if stream is not sys.stdin:
-                stream.close()
+        problem = _read(path, args.format, args.modulus, args.max_bytes)
     except InputError as exc:
         progress.done()
         return _error(f"{_label(path)}: {exc}", EXIT_INPUT)
-    except UnicodeDecodeError as exc:
-        progress.done()
-        return _error(f"{_label(path)}: not a text file ({exc.reason} at byte {exc.start})",
-                      EXIT_INPUT)
     except OSError as exc:
         progress.done()
         return _error(f"cannot read {path}: {exc.strerror or exc}", EXIT_INPUT)
-    progress.update(2, f"multiplying n = {n} mod {p}")
+    m = problem.modulus
+    progress.update(2, f"multiplying {len(problem.a)} x {len(problem.b)} coefficients mod {m}")
     try:
-        result = polymul(a, b, p, kind=kind, workers=workers)
-    except ValueError as exc:   # a well-formed problem the library refuses (e.g. p too large)
+        result = polymul(problem.a, problem.b, m, kind=args.kind, workers=args.workers)
+    except ValueError as exc:   # a well-formed problem the library refuses (e.g. m too large)
         progress.done()
         return _error(f"{_label(path)}: {exc}", EXIT_INPUT)
-    except MemoryError:
-        progress.done()
-        return _error(f"{_label(path)}: out of memory for n = {n}", EXIT_FAIL)
     progress.update(3, "writing")
-    text = " ".join(map(str, result.tolist())) + "\n"
+    fmt = args.output_format or format_for_path(args.output) or problem.format
+    text = format_product(result.tolist(), fmt, m, args.kind)
     progress.done()
-    if output == "-":
+    if args.output == "-":
         _write_stdout(text)
         return EXIT_OK
     try:
-        with open(output, "w", encoding="utf-8") as f:
+        with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)
     except OSError as exc:
-        return _error(f"cannot write {output}: {exc.strerror or exc}", EXIT_FAIL)
+        return _error(f"cannot write {args.output}: {exc.strerror or exc}", EXIT_FAIL)
     return EXIT_OK
 
 

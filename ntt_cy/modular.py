@@ -34,23 +34,25 @@ def mul_mod(a, b, p, *, out=None, workers=None) -> np.ndarray:
     p : int
         The modulus, ``1 <= p < 2**64``; prime or not.
     out : numpy.ndarray, optional
-        Where to write the result: the broadcast shape, dtype uint32 when
-        ``p < 2**32`` else uint64, writable; it may be ``a`` or ``b`` itself when that
-        array already has this shape and dtype.
+        Where to write the result: the broadcast shape, writable, any 32- or 64-bit
+        integer dtype that holds every value in ``[0, p)`` (as :func:`ntt_cy.ntt` takes
+        it); it may be ``a`` or ``b`` itself.
     workers : int, optional
-        Threads, as for :func:`ntt_cy.ntt` (None: all cores; small inputs use one).
+        Threads, as for :func:`ntt_cy.ntt` (None: :func:`ntt_cy.get_workers`; small
+        inputs use one).
 
     Returns
     -------
     numpy.ndarray
-        The products in ``[0, p)``: dtype uint32 when ``p < 2**32``, else uint64.
+        The products in ``[0, p)`` (`out` when given): dtype uint32 when
+        ``p < 2**32``, else uint64; empty inputs give an empty result.
 
     Examples
     --------
     >>> import numpy as np, ntt_cy
     >>> p = 2**64 - 59
     >>> ntt_cy.mul_mod(np.array([2**63, p - 1], dtype=np.uint64), [3, p - 1], p)
-    array([9223372036854775719,                   1], dtype=uint64)
+    array([9223372036854775867,                   1], dtype=uint64)
     >>> ntt_cy.mul_mod([-1, 5], 7, 11)
     array([4, 2], dtype=uint32)
 
@@ -63,14 +65,15 @@ def mul_mod(a, b, p, *, out=None, workers=None) -> np.ndarray:
         raise ValueError(f"p must satisfy 1 <= p < 2**64, got {m}")
     lanes = modulus_lanes(m)
     scalar = np.ndim(a) == 0 and np.ndim(b) == 0
-    x = _checks.as_lane_array(np.atleast_1d(a) if np.ndim(a) == 0 else a, m, lanes, "a", "reduce")
+    x = _checks.as_lane_array(np.atleast_1d(a) if np.ndim(a) == 0 else a, m, lanes, "a",
+                              "reduce", allow_empty=True)
     y = x if b is a else _checks.as_lane_array(np.atleast_1d(b) if np.ndim(b) == 0 else b,
-                                               m, lanes, "b", "reduce")
+                                               m, lanes, "b", "reduce", allow_empty=True)
     shape = () if scalar else np.broadcast_shapes(np.shape(a), np.shape(b))
     if out is None:
         result = np.empty(shape, dtype=lanes)
     else:
-        result = _check_mul_out(out, shape, lanes)
+        result = _checks.check_residue_out(out, shape, m, None)
     if result.size == 0:
         return result
     if m == 1:
@@ -82,7 +85,8 @@ def mul_mod(a, b, p, *, out=None, workers=None) -> np.ndarray:
     # itself, not an overlapping view of one
     exact_alias = all(not np.shares_memory(result, v) or _same_buffer(result, v)
                       for v in (rows, cols))
-    target = result if result.flags.c_contiguous and exact_alias else np.empty(shape, dtype=lanes)
+    target = (result if result.flags.c_contiguous and exact_alias and result.dtype == lanes
+              else np.empty(shape, dtype=lanes))
     constants = _modulus_constants(m, lanes)
     threads = effective_threads(workers, result.size)
     _kernels.pointwise_mul(rows, cols, target.reshape(rows.shape), constants, 1, threads)
@@ -103,18 +107,6 @@ def _same_buffer(x: np.ndarray, y: np.ndarray) -> bool:
     """Whether the C-contiguous x and y are the same elements of the same memory."""
     return (x.__array_interface__["data"][0] == y.__array_interface__["data"][0]
             and x.size == y.size and x.dtype.itemsize == y.dtype.itemsize)
-
-
-def _check_mul_out(out, shape: tuple, lanes: np.dtype) -> np.ndarray:
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy.ndarray, got {type(out).__name__}")
-    if out.shape != shape:
-        raise ValueError(f"out has shape {out.shape}, expected {shape}")
-    if out.dtype != lanes:
-        raise TypeError(f"out has dtype {out.dtype}, expected {lanes}")
-    if not out.flags.writeable:
-        raise ValueError("out is read-only")
-    return out
 
 
 def _modulus_constants(m: int, lanes: np.dtype) -> dict:

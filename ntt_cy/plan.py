@@ -10,11 +10,15 @@ from ntt_cy._support import checks as _checks
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._support.aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWIDDLES,
                              TABLE_TAIL_BYTES, aligned_copy, aligned_empty)
+from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, effective_threads
 from ntt_cy.primes import root_of_unity
 
 __all__ = ["NTTPlan", "get_plan"]
+
+# The longest transform: the bit-reversal table holds uint32 indices.
+MAX_LENGTH = 1 << 32
 
 
 def modulus_constants(p: int, dt: np.dtype, mont_bits: int | None = None) -> dict:
@@ -95,7 +99,23 @@ class NTTPlan:
         default g^((p-1)/n), g the smallest generator.
 
     Twiddle tables are built on first use of each family and shared by every thread:
-    one plan may be used from several Python threads at once.
+    one plan may be used from several Python threads at once.  Plans are equal (and
+    hash alike) when their parameters are: n, p, the lanes, kind, the reduction asked
+    for and the root; they pickle, copy and tokenize (dask) by those parameters.  A
+    plan transforms arrays of length n only (no cropping or padding: ``ntt(..., n=)``
+    does that); n up to 2**32, and a plan whose tables and one row exceed the memory
+    available raises MemoryError when it is made.
+
+    Examples
+    --------
+    >>> import ntt_cy
+    >>> plan = ntt_cy.NTTPlan(8, 998244353)
+    >>> plan
+    NTTPlan(n=8, p=998244353, dtype='uint32', kind='cyclic', reduction='auto')
+    >>> plan.forward([1, 2, 3, 4, 5, 6, 7, 8]).tolist()[:2]
+    [36, 894301004]
+    >>> plan == ntt_cy.NTTPlan(8, 998244353, reduction="auto")
+    True
     """
 
     def __init__(self, n, p, *, dtype=None, kind="cyclic", reduction="auto", root=None):
@@ -104,26 +124,61 @@ class NTTPlan:
         self.dtype = _checks.lane_dtype(p, dtype)
         n = _checks.as_int(n, "n")
         _checks.check_transform_size(n, p, self.kind)
+        if n > MAX_LENGTH:
+            raise ValueError(f"transform length n = {n} is beyond the longest ntt_cy computes "
+                             f"(2**32: its bit-reversal tables hold 32-bit indices)")
         self.n, self.p = n, p
         self.reduction = _checks.check_reduction(reduction, p, self.dtype)
-        self._asked_reduction = reduction   # "auto" stays "auto" in a pickled copy
+        self._asked_reduction = str(reduction)   # "auto" stays "auto" in a pickled copy
         self._auto = _checks.check_reduction("auto", p, self.dtype)   # per call: a lookup
         order = 2 * n if self.kind == "negacyclic" else n
         self.root = root_of_unity(order, p, root)
+        self._default_root = self.root == root_of_unity(order, p)
+        check_memory(self.table_bytes(self.reduction) + 2 * n * self.dtype.itemsize,
+                     "NTTPlan(n={}) on {} lanes (its twiddle tables and one row)", n,
+                     self.dtype)
         self._modulus = modulus_constants(p, self.dtype,
                                           _ntt.montgomery_bits(p, self.dtype.itemsize))
         self._tables: dict = {}
         self._lock = threading.Lock()
 
+    def _parameters(self) -> tuple:
+        return (self.n, self.p, self.dtype.name, self.kind, self._asked_reduction, self.root)
+
     def __reduce__(self):
         # pickle and copy the parameters, not the tables or the lock: a copy (another
         # process's, say) builds its own tables on first use
-        return (plan_from_parameters, (type(self), self.n, self.p, self.dtype.name,
-                                        self.kind, self._asked_reduction, self.root))
+        return (plan_from_parameters, (type(self),) + self._parameters())
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._parameters() == other._parameters()
+
+    def __hash__(self):
+        return hash((type(self).__qualname__,) + self._parameters())
+
+    def __dask_tokenize__(self):
+        # dask's key for a plan in a task graph: its parameters, as it travels
+        return (type(self).__module__, type(self).__qualname__) + self._parameters()
 
     def __repr__(self):
-        return (f"NTTPlan(n={self.n}, p={self.p}, dtype={self.dtype.name}, kind={self.kind!r}, "
-                f"reduction={self.reduction!r})")
+        root = "" if self._default_root else f", root={self.root}"
+        return (f"{type(self).__name__}(n={self.n}, p={self.p}, dtype={self.dtype.name!r}, "
+                f"kind={self.kind!r}, reduction={self._asked_reduction!r}{root})")
+
+    # ------------------------------------------------------------------ memory
+    def table_bytes(self, family: str) -> int:
+        """The peak memory of building one family's tables (an estimate, in bytes): the
+        tables (bit reversal, both stage twiddle sets, and the negacyclic twist and
+        untwist; Shoup quotients and double-precision forms where the family has them),
+        twice over while they are copied into place, plus a row of temporaries."""
+        n, s = self.n, self.dtype.itemsize
+        sets = 4 if self.kind == "negacyclic" else 2
+        per_set = n * s * (2 if family == "lazy" else 1)
+        if family == "lazy" and _ntt.float_twiddles(self.p, s):
+            per_set += 16 * n
+        return 2 * (4 * n + sets * per_set) + 8 * n
 
     # ------------------------------------------------------------------ tables
     def tables(self, family: str) -> "_ntt.TransformTables":
@@ -184,16 +239,43 @@ class NTTPlan:
     # ------------------------------------------------------------------ transforms
     def forward(self, a, *, axis=-1, out=None, workers=None, reduction=None,
                 bit_reversed=False):
-        """Forward NTT along `axis` (its length must be n).  `axis`, `out` and `workers`
-        as in :func:`ntt_cy.ntt`; `reduction` None takes the plan's.  Natural-order
-        output unless ``bit_reversed=True``."""
+        """Forward NTT along `axis`, whose length must be n.
+
+        Parameters
+        ----------
+        a : array_like of integers
+            Values in [0, p), as :func:`ntt_cy.ntt` takes them.
+        axis, out, workers
+            As in :func:`ntt_cy.ntt`; the result's dtype too (a uint32 or uint64 input
+            that holds [0, p) keeps its own, any other gets the plan's lanes).
+        reduction : {None, "auto", "montgomery", "barrett", "lazy"}
+            None takes the plan's family.
+        bit_reversed : bool
+            True: the result in bit-reversed order (skips the permutation; for work
+            that only multiplies transforms pointwise).
+
+        Examples
+        --------
+        >>> import ntt_cy
+        >>> plan = ntt_cy.NTTPlan(4, 17)
+        >>> plan.forward([1, 2, 3, 4]).tolist(), plan.forward([1, 2, 3, 4], bit_reversed=True).tolist()
+        ([10, 6, 15, 7], [10, 15, 6, 7])
+        """
         return self._transform(a, axis, out, workers, reduction, bit_reversed, True)
 
     def inverse(self, a, *, axis=-1, out=None, workers=None, reduction=None,
                 bit_reversed=False):
-        """Normalised inverse NTT along `axis`, parameters as :meth:`forward`.
+        """Normalised inverse NTT along `axis`, parameters as :meth:`forward`;
         ``bit_reversed=True`` takes the bit-reversed order that
-        ``forward(..., bit_reversed=True)`` produces."""
+        ``forward(..., bit_reversed=True)`` produces.
+
+        Examples
+        --------
+        >>> import ntt_cy
+        >>> plan = ntt_cy.NTTPlan(4, 17)
+        >>> plan.inverse(plan.forward([1, 2, 3, 4])).tolist()
+        [1, 2, 3, 4]
+        """
         return self._transform(a, axis, out, workers, reduction, bit_reversed, False)
 
     __call__ = forward
@@ -205,13 +287,33 @@ class NTTPlan:
             return self._auto
         return _checks.check_reduction(reduction, self.p, self.dtype)
 
-    def _transform(self, a, axis, out, workers, reduction, bit_reversed, is_forward):
-        if out is None and not bit_reversed:
+    def _transform(self, a, axis, out, workers, reduction, bit_reversed, is_forward,
+                   dtype=None):
+        """The transform of `a`; dtype: the result's dtype when no `out` is given (None:
+        result_dtype's choice)."""
+        if out is None and bit_reversed is False and dtype is None:
             result = single_row_transform(self, a, axis, reduction, workers, is_forward)
             if result is not None:
                 return result
+        elif bit_reversed is not False and bit_reversed is not True \
+                and not isinstance(bit_reversed, np.bool_):
+            raise TypeError(f"bit_reversed must be a bool, got {type(bit_reversed).__name__}")
         family = self._family(reduction)
-        arr = _checks.as_integer_array(a, "a")
+        arr = _checks.as_integer_array(a, "a", allow_empty=True)
+        axis = _checks.normalize_axis(axis, arr.ndim)
+        if arr.shape[axis] != self.n:
+            raise ValueError(f"length along axis {axis} is {arr.shape[axis]}, plan expects "
+                             f"n = {self.n}")
+        if out is not None:
+            _checks.check_residue_out(out, arr.shape, self.p, arr)
+            result_dt = out.dtype
+        elif dtype is not None or arr.dtype is self.dtype:
+            result_dt = self.dtype
+        else:
+            result_dt = _checks.result_dtype(arr.dtype, self.p, self.dtype)
+        if arr.size == 0:   # an empty batch: nothing to transform
+            check_workers(workers)
+            return np.empty(arr.shape, dtype=result_dt) if out is None else out
         # The kernels report the largest input value (the forward's first sweep, the
         # inverse's copy or permutation find it as they read the rows): lanes that need
         # no conversion skip the separate check (~9 us of a 2^17 transform, ~3 us of a
@@ -221,31 +323,31 @@ class NTTPlan:
         # separate `out` may have been written when the error is raised.
         lanes = _checks.unsigned_view(arr, self.p)
         unchecked = (lanes is not None and lanes.dtype == self.dtype
-                     and (out is None or (isinstance(out, np.ndarray)
-                                          and not np.may_share_memory(out, arr))))
+                     and (out is None or not np.may_share_memory(out, arr)))
+        last = axis == arr.ndim - 1
+        # Write straight into `out` when its layout allows (also the in-place case
+        # out is a, where rows and dst are the same memory); never into the input.
+        direct = (out is not None and last and out.flags.c_contiguous
+                  and out.dtype.itemsize == self.dtype.itemsize)
+        convert = arr.dtype.kind in "iu" and (lanes is None or lanes.dtype != self.dtype)
+        if arr.size * 32 >= memory_settings.check_from or family not in self._tables:
+            # (32 bytes a value bound the copies below: a small call skips the estimate)
+            self._check_memory(arr, family, convert or arr.dtype.kind == "O", last, direct,
+                               out is None and result_dt is not self.dtype)
         if unchecked:
             src = lanes
         else:
             # A dtype conversion goes to a per-thread scratch buffer: a fresh temporary
             # costs page faults (~0.15 ms for n = 2^17 int64 -> uint32, as much as half
             # the transform).  The scratch copy is only ever read by the kernel.
-            convert = arr.dtype.kind in "iu" and arr.dtype != self.dtype
             into = scratch("lanes", arr.shape, self.dtype) if convert else None
             src = _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise", into)
-        axis = _checks.normalize_axis(axis, src.ndim)
-        if src.shape[axis] != self.n:
-            raise ValueError(f"length along axis {axis} is {src.shape[axis]}, plan expects n = {self.n}")
-        if out is not None:
-            _checks.check_out(out, src.shape, self.dtype, arr)
         threads = effective_threads(workers, src.size)
         kernel = _ntt.TRANSFORMS[self.dtype][is_forward]
-        last = axis == src.ndim - 1
         moved = src if last else np.moveaxis(src, axis, -1)
         rows = np.ascontiguousarray(moved).reshape(-1, self.n)
-        # Write straight into `out` when its layout allows (also the in-place case
-        # out is a, where rows and dst are the same memory); never into the input.
-        direct = out is not None and last and out.flags.c_contiguous
-        dst = out.reshape(-1, self.n) if direct else aligned_empty(rows.shape, rows.dtype)
+        dst = (out.view(self.dtype).reshape(-1, self.n) if direct
+               else aligned_empty(rows.shape, rows.dtype))
         largest = kernel(rows, dst, self.tables(family), threads, not bit_reversed)
         if unchecked and largest >= self.p:
             _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise")  # raises
@@ -254,10 +356,22 @@ class NTTPlan:
         if not last:
             result = np.moveaxis(result, -1, axis)
         if out is None:
-            return result
+            return result if result_dt is self.dtype else result.astype(result_dt)
         if not direct:
-            out[...] = result
+            out[...] = result   # (values in [0, p), which out's dtype holds)
         return out
+
+    def _check_memory(self, arr, family, convert, last, direct, widen) -> None:
+        """check_memory for a transform of `arr`: the converted lanes, the contiguous
+        rows (another axis than the last, or a strided array), the result when it is
+        not written into `out`, its widened copy (widen: another dtype than the
+        lanes'), and the family's tables when they are still to be built."""
+        lane_bytes = arr.size * self.dtype.itemsize
+        copies = convert + (not last or not arr.flags.c_contiguous) + (not direct)
+        need = copies * lane_bytes + (arr.size * 8 if widen else 0)
+        if family not in self._tables:
+            need += self.table_bytes(family)
+        check_memory(need, "a transform of shape {} on {} lanes", arr.shape, self.dtype)
 
 
 def single_row_transform(plan, a, axis, reduction, workers, is_forward):
@@ -278,9 +392,14 @@ def single_row_transform(plan, a, axis, reduction, workers, is_forward):
     except ValueError:
         return None
     result = _ntt.transform_row(a, tables, is_forward)
-    if result is not None:
+    if result is None:
+        return None
+    if workers is not None:
         check_workers(workers)
-    return result
+    dt = a.dtype
+    if dt is plan.dtype or dt.kind != "u" or plan.p > 1 << (8 * dt.itemsize):
+        return result
+    return result.astype(dt)   # (a uint32 / uint64 input keeps its dtype)
 
 
 def plan_from_parameters(cls, n, p, dtype_name, kind, reduction, root):

@@ -13,39 +13,49 @@ import math
 import numpy as np
 
 from ntt_cy._kernels.crt import wide as _wide
-from ntt_cy._products import run_route
+from ntt_cy._products import peak_bytes, run_route
 from ntt_cy._routing import product_route
 from ntt_cy._single_row import single_row_product
-from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, check_poly_kind,
-                                    integers_to_lanes, single_row_operand, unsigned_view)
+from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, check_out_array,
+                                    check_poly_kind, check_residue_out, integers_to_lanes, single_row_operand,
+                                    unsigned_view)
+from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, requested_workers
 
 __all__ = ["polymul", "convolve"]
 
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
+# Bytes per operand value (plus m's bits) that bound _products.peak_bytes: transform rows
+# of up to twice the values' count for up to 32 CRT primes and their tables; smaller
+# products skip the estimate.
+PEAK_BYTES_PER_VALUE = 4096
 
 
-def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
+def polymul(a, b, modulus, *, kind="linear", out=None, workers=None, backend="cpu"):
     """Product of polynomials a and b with coefficients modulo `modulus`.
 
     Parameters
     ----------
     a, b : array_like of integers
         Coefficients, lowest degree first.  1-D, or N-D batches multiplied row by
-        row along the last axis (leading shapes broadcast as in numpy).  Any
-        integer values (negative, above the modulus, Python ints of any size) are
-        reduced modulo `modulus`; floats, bool arrays and empty inputs are rejected
-        (a Python bool inside a list of ints is the int it equals, as in numpy).
-        The inputs are never modified.
+        row along the last axis (leading shapes broadcast as in numpy; an empty batch
+        gives an empty result).  Any integer values (negative, above the modulus,
+        Python ints of any size) are reduced modulo `modulus`; floats, bool arrays
+        and empty polynomials are rejected (a Python bool inside a list of ints is the
+        int it equals, as in numpy).  The inputs are never modified.
     modulus : int
         Any integer m >= 1: prime or not, below 2**64 or not.
     kind : {"linear", "cyclic", "negacyclic"}
         "linear": the full product, ``len(a) + len(b) - 1`` coefficients.
         "cyclic" / "negacyclic": the product modulo x^n - 1 / x^n + 1, n
         coefficients; a and b must have the same length n (any n >= 1).
+    out : numpy.ndarray, optional
+        Where to write the result: its shape, writable, a 32- or 64-bit integer dtype
+        that holds every value in [0, m) (as :func:`ntt_cy.ntt` takes it), or object;
+        it may be one of the inputs.  A fresh array when None.
     workers : int, optional
-        Threads: a count from 1 to 1024, or None / -1 for all cores (scipy.fft's
-        other negative counts, all cores but some, are refused: ValueError).
+        Threads, as for :func:`ntt_cy.ntt`: k > 0 exactly k, -k counting back from the
+        usable CPUs, None :func:`ntt_cy.get_workers`.
     backend : {"cpu", "cuda"}
         "cuda" runs on the GPU through ntt_cy.cuda (moduli < 2**64; numpy or device
         arrays in, numpy or device arrays out).
@@ -53,8 +63,8 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     Returns
     -------
     numpy.ndarray
-        Coefficients in [0, m): dtype uint32 when m <= 2**32, uint64 when
-        m < 2**64, and object (Python ints) for m >= 2**64.
+        Coefficients in [0, m) (`out` when given): dtype uint32 when m <= 2**32,
+        uint64 when m <= 2**64, and object (Python ints) above.
 
     Every result is exact.  Moduli >= 2**64: small linear products (rows * len(a) *
     len(b) * m.bit_length() <= 2**16) by a Python-int schoolbook; the others through
@@ -63,19 +73,37 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
     * (m - 1)**2 below ~2**990, sixteen 62-bit primes (above it: the schoolbook up to
     4096 products, else ValueError naming the bound).  Cyclic and negacyclic products
     of such moduli are linear ones, wrapped.
+
+    Examples
+    --------
+    >>> import numpy as np, ntt_cy
+    >>> ntt_cy.polymul([1, 2, 3], [4, 5], 7)
+    array([4, 6, 1, 1], dtype=uint32)
+    >>> ntt_cy.polymul([1, 2, 3], [4, 5, 6], 7, kind="negacyclic")
+    array([5, 2, 0], dtype=uint32)
+    >>> ntt_cy.polymul([-1, 2**70], [3], 2**64)   # any integers, reduced
+    array([18446744073709551613,                    0], dtype=uint64)
+    >>> out = np.empty((2, 3), np.uint64)
+    >>> _ = ntt_cy.polymul([[1, 1], [1, 2]], [1, 1], 10**9 + 7, out=out)
+    >>> out.tolist()
+    [[1, 2, 1], [1, 3, 2]]
+
+    See Also
+    --------
+    ntt_cy.ntt, ntt_cy.bigmul
     """
     if check_backend(backend) == "cuda":
         from ntt_cy import cuda
 
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid
-        return cuda.polymul(a, b, modulus, kind=kind)
+        return _deliver(cuda.polymul(a, b, modulus, kind=kind), out, modulus)
     if type(modulus) is int and type(kind) is str:
         row_a = single_row_operand(a, PARALLEL_MIN_ELEMENTS)
         row_b = row_a if b is a else single_row_operand(b, PARALLEL_MIN_ELEMENTS)
         if row_a is not None and row_b is not None:
-            out = single_row_product(row_a, row_b, modulus, kind, workers)
-            if out is not None:
-                return out
+            result = single_row_product(row_a, row_b, modulus, kind, workers)
+            if result is not None:
+                return result if out is None else _deliver(result, out, modulus)
             a, b = row_a, row_b   # (lists: read once; b is a still where it was)
     m = as_int(modulus, "modulus")
     if m < 1:
@@ -90,32 +118,52 @@ def polymul(a, b, modulus, *, kind="linear", workers=None, backend="cpu"):
                          f"broadcast (the last axis holds the coefficients)") from None
     if kind != "linear" and na != nb:
         raise ValueError(f"kind={kind!r} needs a and b of the same length n, got {na} and {nb}")
-    route = product_route(math.prod(batch), na, nb, m, kind)
-    out = None
+    rows = math.prod(batch)
+    if rows == 0:   # an empty batch: nothing to multiply
+        return _deliver(np.empty(batch + (na + nb - 1 if kind == "linear" else na,),
+                                 dtype=output_dtype(m)), out, m)
+    route = product_route(rows, na, nb, m, kind)
+    if rows * (na + nb) * (PEAK_BYTES_PER_VALUE + m.bit_length()) >= memory_settings.check_from:
+        check_memory(peak_bytes(route, rows, na, nb, m),
+                     "polymul of {} row(s) of lengths {} and {} mod m", rows, na, nb)
+    result = None
     if route.unchecked:
         # 32/64-bit integer arrays go in as they are (unsigned views): the route's kernels
         # see every value anyway and report the largest; one >= m (or a negative one)
         # sends the product to the residues below
-        rows = _unchecked_rows(A, B, m, batch)
-        if rows is not None:
-            out = run_route(route, rows[0], rows[1], m, threads, False)
-    if out is None:
+        lanes = _unchecked_rows(A, B, m, batch)
+        if lanes is not None:
+            result = run_route(route, lanes[0], lanes[1], m, threads, False)
+    if result is None:
         RA = A if a_reduced else _residues(A, m, "a")
         RB = RA if B is A else B if b_reduced else _residues(B, m, "b")
         A2, B2 = _rows(RA, RB, batch)
-        out = run_route(route, A2, B2, m, threads, True)
-    out = out.reshape(batch + out.shape[-1:])
-    return out.astype(output_dtype(m), copy=False)
+        result = run_route(route, A2, B2, m, threads, True)
+    result = result.reshape(batch + result.shape[-1:])
+    return _deliver(result.astype(output_dtype(m), copy=False), out, m)
 
 
 convolve = polymul
 
 
 def output_dtype(m: int) -> np.dtype:
-    """uint32 for m <= 2**32, uint64 below 2**64, object (Python ints) above."""
+    """uint32 for m <= 2**32, uint64 up to 2**64, object (Python ints) above."""
     if m <= 1 << 32:
         return U32
-    return U64 if m < 1 << 64 else OBJ
+    return U64 if m <= 1 << 64 else OBJ
+
+
+def _deliver(result, out, m):
+    """result, or result written into the user's `out` (checked here: any 32- or
+    64-bit integer dtype that holds [0, m), or object)."""
+    if out is None:
+        return result
+    if isinstance(out, np.ndarray) and out.dtype == OBJ:
+        check_out_array(out, result.shape)
+    else:
+        check_residue_out(out, result.shape, m, None, "every coefficient in [0, m)")
+    out[...] = result
+    return out
 
 
 # ---------------------------------------------------------------- the operands
@@ -124,12 +172,11 @@ def _read_operands(a, b, m, workers):
     """(A, B, a_reduced, b_reduced, threads): a and b as checked integer ndarrays (B is
     A for a square), each read once: lists and tuples before `workers` is checked, every
     other input after it; a_reduced, b_reduced: whether their values are residues mod m
-    already; threads: a count, or None for all cores (resolved by effective_threads
-    where a product is large enough for threads: the core count,
-    os.sched_getaffinity, costs ~1 us a call)."""
+    already; threads: a count, or None for get_workers() (resolved by effective_threads
+    where a product is large enough for threads)."""
     squaring = b is a
-    A = as_integer_array(a, "a") if type(a) is list or type(a) is tuple else None
-    B = as_integer_array(b, "b") if not squaring and (type(b) is list or type(b) is tuple) \
+    A = as_integer_array(a, "a", True) if type(a) is list or type(a) is tuple else None
+    B = as_integer_array(b, "b", True) if not squaring and (type(b) is list or type(b) is tuple) \
         else None
     threads = None if workers is None else requested_workers(workers)
     A, a_reduced = _operand(a, m, "a") if A is None else _operand(A, m, "a", True)
@@ -146,7 +193,10 @@ def _operand(x, m, name, checked=False):
     if (m >= 1 << 64 and type(x) is np.ndarray and x.dtype == OBJ and x.ndim and x.size
             and _wide.exact_ints_below(x, m)):
         return x, True   # (nothing more to check; the products only read them)
-    return (x if checked else as_integer_array(x, name)), False
+    x = x if checked else as_integer_array(x, name, True)
+    if x.shape[-1] == 0:   # (an empty batch of non-empty rows is fine)
+        raise ValueError(f"{name} is empty")
+    return x, False
 
 
 def _unchecked_rows(A, B, m, batch):

@@ -1,9 +1,17 @@
-"""Primality, factorisation and roots of unity for NTT moduli.
+"""Primality, factorisation, roots of unity and NTT-friendly primes (``ntt_cy.primes``).
 
-Everything here works on Python ints.  is_prime is exact below 3.3e24 (Miller-Rabin
-with the first 13 prime bases, deterministic there) and the Baillie-PSW test above
-(Miller-Rabin base 2 with a strong Lucas test: no composite is known to pass it).  Its
-answers are cached: the same moduli come back on every call of the library.
+Everything here works on Python ints (numpy integers are accepted as the ints they
+hold).  is_prime is exact below 3.3e24 (Miller-Rabin with the first 13 prime bases,
+deterministic there) and the Baillie-PSW test above (Miller-Rabin base 2 with a strong
+Lucas test: no composite is known to pass it).  Its answers are cached: the same moduli
+come back on every call of the library.
+
+    is_prime(n)                     primality
+    factorize(n)                    {prime: exponent}
+    two_adicity(p)                  the largest k with 2**k | p - 1
+    primitive_root(p)               the smallest generator mod a prime p
+    root_of_unity(n, p)             a primitive n-th root of unity mod p
+    ntt_primes(bits, k, count)      the largest primes below 2**bits with 2**k | p - 1
 """
 from __future__ import annotations
 
@@ -40,7 +48,23 @@ def _check_int(n, name="n"):
 
 
 def is_prime(n: int) -> bool:
-    """Return True if ``n`` is prime: exact for n < 3.3e24, Baillie-PSW above."""
+    """Whether ``n`` is prime: exact below 3.3e24, the Baillie-PSW test above.
+
+    Parameters
+    ----------
+    n : int
+        Any integer (numbers below 2 are not prime).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from ntt_cy.primes import is_prime
+    >>> is_prime(998244353), is_prime(2**64 - 59), is_prime(3215031751)
+    (True, True, False)
+    """
     return _is_prime(_check_int(n))   # (checked before the cache, as factorize)
 
 
@@ -154,7 +178,14 @@ def _pollard_brent(n: int) -> int:
 
 
 def factorize(n: int) -> dict:
-    """Prime factorisation of ``n >= 1`` as ``{prime: exponent}``."""
+    """Prime factorisation of ``n >= 1`` as ``{prime: exponent}`` (Pollard-Brent).
+
+    Examples
+    --------
+    >>> from ntt_cy.primes import factorize
+    >>> factorize(998244353 - 1)
+    {2: 23, 7: 1, 17: 1}
+    """
     # (checked before the cache: 12.0 == 12 would find 12's entry)
     return dict(_factorize(_check_int(n)))
 
@@ -180,14 +211,31 @@ def _factorize(n: int) -> dict:
 
 
 def two_adicity(p: int) -> int:
-    """Largest k with 2**k dividing p - 1 (the largest power-of-two NTT size mod p)."""
+    """The largest k with 2**k dividing p - 1: for a prime p, 2**k is the longest
+    power-of-two cyclic NTT modulo p (2**(k-1) for a negacyclic one).  0 for p <= 1.
+
+    Examples
+    --------
+    >>> from ntt_cy.primes import two_adicity
+    >>> two_adicity(998244353), two_adicity(2**64 - 2**32 + 1), two_adicity(10**9 + 7)
+    (23, 32, 1)
+    """
     p = _check_int(p, "p")
     m = p - 1
     return (m & -m).bit_length() - 1 if m > 0 else 0
 
 
 def primitive_root(p: int) -> int:
-    """Smallest generator of the multiplicative group modulo the prime ``p``."""
+    """The smallest generator of the multiplicative group modulo the prime ``p``.
+
+    ValueError when p is not prime.
+
+    Examples
+    --------
+    >>> from ntt_cy.primes import primitive_root
+    >>> primitive_root(998244353), primitive_root(7340033)
+    (3, 3)
+    """
     return _primitive_root(_check_int(p, "p"))   # (checked before the cache, as factorize)
 
 
@@ -205,10 +253,25 @@ def _primitive_root(p: int) -> int:
 
 
 def root_of_unity(n: int, p: int, root: int | None = None) -> int:
-    """A primitive ``n``-th root of unity modulo the prime ``p``.
+    """A primitive ``n``-th root of unity modulo the prime ``p`` (any n dividing p - 1).
 
-    With ``root=None`` it is ``g**((p-1)/n)`` for the smallest generator ``g``.
-    A user-supplied ``root`` is checked to have order exactly ``n``.
+    Parameters
+    ----------
+    n : int
+        The order, n >= 1 dividing p - 1 (ValueError otherwise).
+    p : int
+        A prime.
+    root : int, optional
+        A candidate: returned (reduced mod p) when its order is exactly n, else
+        ValueError.  None: ``g**((p-1)/n)`` for the smallest generator g, the root
+        ntt_cy's transforms use by default.
+
+    Examples
+    --------
+    >>> from ntt_cy.primes import root_of_unity
+    >>> w = root_of_unity(8, 17)
+    >>> w, pow(w, 8, 17), pow(w, 4, 17)
+    (9, 1, 16)
     """
     n, p = _check_int(n), _check_int(p, "p")
     if n < 1 or (p - 1) % n:
@@ -221,13 +284,53 @@ def root_of_unity(n: int, p: int, root: int | None = None) -> int:
     return root
 
 
-def ntt_primes(bits: int, min_two_adicity: int, count: int, *, allow_fewer=False) -> list:
-    """The ``count`` largest primes ``p < 2**bits`` with ``2**min_two_adicity | p - 1``.
+def ntt_primes(bits: int, min_two_adicity: int | None = None, count: int = 1, *,
+               n: int | None = None, allow_fewer: bool = False) -> list:
+    """The ``count`` largest primes ``p < 2**bits`` with ``2**min_two_adicity | p - 1``:
+    primes for NTTs of length ``2**min_two_adicity`` (cyclic) or half of it
+    (negacyclic).
 
-    Searched downwards over p = c * 2**min_two_adicity + 1, so each has the required
-    2-adicity (possibly more).  Fewer than ``count`` raise ValueError unless
-    ``allow_fewer`` (then all that exist are returned, largest first).
+    Parameters
+    ----------
+    bits : int
+        Every prime is below ``2**bits`` (32: fits uint32 lanes, 62: the lazy family on
+        uint64 lanes, 64: uint64 lanes).
+    min_two_adicity : int, optional
+        The least 2-adicity k (``2**k | p - 1``); give it or `n`.
+    count : int
+        How many primes, largest first.
+    n : int, optional
+        Instead of `min_two_adicity`: the transform length, a power of two (k = log2 n;
+        pass 2n for negacyclic transforms of length n).
+    allow_fewer : bool
+        Return the primes there are when fewer than `count` exist (else ValueError).
+
+    Returns
+    -------
+    list of int
+        Largest first; each has 2-adicity k or more.
+
+    Examples
+    --------
+    >>> from ntt_cy.primes import ntt_primes
+    >>> ntt_primes(31, 20, 3)
+    [2130706433, 2114977793, 2113929217]
+    >>> ntt_primes(64, n=2**32)
+    [18446744069414584321]
     """
+    bits = _check_int(bits, "bits")
+    if (min_two_adicity is None) == (n is None):
+        raise TypeError("give either min_two_adicity or n")
+    if n is not None:
+        n = _check_int(n, "n")
+        if n < 1 or n & (n - 1):
+            raise ValueError(f"n must be a power of two, got {n}")
+        min_two_adicity = n.bit_length() - 1
+    min_two_adicity = _check_int(min_two_adicity, "min_two_adicity")
+    count = _check_int(count, "count")
+    if bits < 2 or min_two_adicity < 0 or count < 1:
+        raise ValueError(f"ntt_primes needs bits >= 2, min_two_adicity >= 0 and count >= 1, "
+                         f"got {bits}, {min_two_adicity}, {count}")
     step = 1 << min_two_adicity
     c = ((1 << bits) - 2) // step
     found = []

@@ -12,11 +12,38 @@ from ntt_cy.plan import cached_plan, get_plan, single_row_transform
 __all__ = ["ntt", "intt"]
 
 
-def _plan_for(a, p, axis, kind, dtype, root):
-    """(a as a validated integer ndarray, its cached plan): converted once, here."""
-    a = _checks.as_integer_array(a)
-    n = a.shape[_checks.normalize_axis(axis, a.ndim)]
-    return a, get_plan(n, p, dtype=dtype, kind=kind, root=root)
+def fit_length(arr: np.ndarray, n: int, axis: int) -> np.ndarray:
+    """arr cropped (a view) or zero-padded (a copy) to length n along `axis`, as
+    scipy.fft's n= does."""
+    length = arr.shape[axis]
+    if length == n:
+        return arr
+    if length > n:
+        return arr[(slice(None),) * axis + (slice(0, n),)]
+    padded = np.zeros(arr.shape[:axis] + (n,) + arr.shape[axis + 1:], dtype=arr.dtype)
+    padded[(slice(None),) * axis + (slice(0, length),)] = arr
+    return padded
+
+
+def _plan_for(a, p, n, axis, kind, dtype, root):
+    """(a as a validated integer ndarray cropped or padded to n, the axis, its cached
+    plan): converted once, here."""
+    a = _checks.as_integer_array(a, allow_empty=True)
+    axis = _checks.normalize_axis(axis, a.ndim)
+    length = a.shape[axis]
+    if n is None:
+        if length == 0:
+            raise ValueError(f"a is empty along axis {axis}, the transform axis")
+        if length & (length - 1):
+            raise ValueError(f"transform length n = {length} (axis {axis}) is not a power of "
+                             f"two: pass n= (a power of two) to crop or zero-pad the axis to it")
+    else:
+        n = _checks.as_int(n, "n")
+        if n < 1:
+            raise ValueError(f"n must be >= 1, got {n}")
+        _checks.check_transform_size(n, _checks.check_prime_modulus(p), _checks.check_kind(kind))
+        a = fit_length(a, n, axis)
+    return a, axis, get_plan(a.shape[axis], p, dtype=dtype, kind=kind, root=root)
 
 
 def _single_row(a, p, axis, kind, reduction, workers, is_forward):
@@ -34,7 +61,30 @@ def _single_row(a, p, axis, kind, reduction, workers, is_forward):
     return single_row_transform(plan, a, axis, reduction, workers, is_forward)
 
 
-def ntt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto",
+def _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend, inverse):
+    """ntt / intt past the one-row route (which the two functions try first)."""
+    if check_backend(backend) == "cuda":
+        return _cuda_transform(a, p, n, axis, out, workers, kind, reduction, dtype, root,
+                               inverse)
+    a, axis, plan = _plan_for(a, p, n, axis, kind, dtype, root)
+    return plan._transform(a, axis, out, workers, reduction, False, not inverse,
+                           None if dtype is None else plan.dtype)
+
+
+def _cuda_transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, inverse):
+    from ntt_cy import cuda
+
+    check_workers(workers)   # as on the CPU; the GPU sizes its own grid
+    if n is not None:
+        if hasattr(a, "__cuda_array_interface__"):
+            raise ValueError("n= crops or pads host arrays only: pass a device array of "
+                             "the transform length")
+        a, _, _ = _plan_for(a, p, n, axis, kind, dtype, root)
+    fn = cuda.intt if inverse else cuda.ntt
+    return fn(a, p, axis=axis, out=out, kind=kind, reduction=reduction, dtype=dtype, root=root)
+
+
+def ntt(a, p, *, n=None, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto",
         dtype=None, root=None, backend="cpu"):
     """Forward number-theoretic transform modulo the prime `p` along `axis`.
 
@@ -46,23 +96,32 @@ def ntt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto
     a : array_like of integers
         Values in [0, p) (anything else raises ValueError, nothing is reduced); any
         integer dtype, lists, Python ints; N-D arrays transform along `axis`, every
-        other axis a batch.  Never modified unless passed as `out` too.
+        other axis a batch (an empty batch gives an empty result).  Never modified
+        unless passed as `out` too.
     p : int
         Prime modulus below 2**64 with n | p - 1 (2n | p - 1 for negacyclic).
+    n : int, optional
+        Transform length: the axis is cropped or zero-padded to n first (as in
+        scipy.fft).  None: the axis length, which must then be a power of two.
     axis : int
-        Axis to transform (negative counts from the end); its length n is a power of two.
+        Axis to transform (negative counts from the end).
     out : ndarray, optional
-        Result array of the input's shape and the lane dtype, writable, C-contiguous
-        or not; ``out=a`` transforms in place.  A fresh array when None.
+        Where to write the result: the result's shape, writable, contiguous or not,
+        any 32- or 64-bit integer dtype that holds every value in [0, p) (uint32 for
+        p < 2**32, uint64; int32 / int64 for p below 2**31 / 2**63); ``out=a``
+        transforms in place.  A fresh array when None.
     workers : int, optional
-        Threads: None or -1 every core, k > 0 exactly k.  Jobs under 8192 values run
-        on one thread, and so does every call in a child forked after this process
-        ran threads (libgomp's threads do not survive fork).
+        Threads: k > 0 exactly k, -k counting back from the usable CPUs (-1 all of
+        them, -2 all but one), None :func:`ntt_cy.get_workers`.  Jobs under 8192
+        values run on one thread, and so does every call in a child forked after
+        this process ran threads (libgomp's threads do not survive fork).
     kind : {"cyclic", "negacyclic"}
     reduction : {"auto", "montgomery", "barrett", "lazy"}
         Butterfly family; every family gives identical results (ntt_cy.NTTPlan).
     dtype : {None, numpy.uint32, numpy.uint64}
-        Lane width; None picks uint32 when p < 2**32.
+        Lanes the kernels compute on, and the result's dtype.  None: the lanes are
+        uint32 for p < 2**32, else uint64, and the result keeps the input's dtype
+        when it is uint32 or uint64 (and holds [0, p)), else takes the lanes'.
     root : int, optional
         A primitive n-th (negacyclic: 2n-th) root of unity instead of the default.
     backend : {"cpu", "cuda"}
@@ -70,35 +129,52 @@ def ntt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto
 
     Returns
     -------
-    ndarray of the lane dtype, natural order (`out` when given).
-    """
-    if check_backend(backend) == "cuda":
-        from ntt_cy import cuda
+    ndarray
+        The transform in natural order (`out` when given).
 
-        check_workers(workers)   # as on the CPU; the GPU sizes its own grid
-        return cuda.ntt(a, p, axis=axis, out=out, kind=kind, reduction=reduction,
-                         dtype=dtype, root=root)
-    if out is None and dtype is None and root is None:
+    Examples
+    --------
+    >>> import numpy as np, ntt_cy
+    >>> ntt_cy.ntt([1, 2, 3, 4], 17)
+    array([10,  6, 15,  7], dtype=uint32)
+    >>> ntt_cy.ntt(np.array([1, 2, 3], dtype=np.uint64), 17, n=4)   # zero-padded
+    array([6, 7, 2, 6], dtype=uint64)
+    >>> a = np.arange(8, dtype=np.uint64).reshape(2, 4)
+    >>> _ = ntt_cy.ntt(a, 998244353, out=a)   # in place
+    >>> ntt_cy.intt(a, 998244353).tolist()
+    [[0, 1, 2, 3], [4, 5, 6, 7]]
+
+    See Also
+    --------
+    intt, NTTPlan, polymul
+    """
+    if n is None and out is None and dtype is None and root is None and backend == "cpu":
         result = _single_row(a, p, axis, kind, reduction, workers, True)
         if result is not None:
             return result
-    a, plan = _plan_for(a, p, axis, kind, dtype, root)
-    return plan.forward(a, axis=axis, out=out, workers=workers, reduction=reduction)
+    return _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend,
+                      False)
 
 
-def intt(a, p, *, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto",
+def intt(a, p, *, n=None, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto",
          dtype=None, root=None, backend="cpu"):
     """Inverse of :func:`ntt` (normalised: ``intt(ntt(x, p), p) == x``); the same
-    parameters, `a` the transform values in natural order."""
-    if check_backend(backend) == "cuda":
-        from ntt_cy import cuda
+    parameters, `a` the transform values in natural order (cropped or zero-padded to
+    `n` when given, as scipy.fft.ifft does).
 
-        check_workers(workers)   # as on the CPU; the GPU sizes its own grid
-        return cuda.intt(a, p, axis=axis, out=out, kind=kind, reduction=reduction,
-                         dtype=dtype, root=root)
-    if out is None and dtype is None and root is None:
+    Examples
+    --------
+    >>> import ntt_cy
+    >>> ntt_cy.intt([10, 6, 15, 7], 17)
+    array([1, 2, 3, 4], dtype=uint32)
+
+    See Also
+    --------
+    ntt
+    """
+    if n is None and out is None and dtype is None and root is None and backend == "cpu":
         result = _single_row(a, p, axis, kind, reduction, workers, False)
         if result is not None:
             return result
-    a, plan = _plan_for(a, p, axis, kind, dtype, root)
-    return plan.inverse(a, axis=axis, out=out, workers=workers, reduction=reduction)
+    return _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend,
+                      True)

@@ -152,7 +152,8 @@ MALFORMED = {
     "empty": ("", "empty"),
     "blank": ("\n  \n", "empty"),
     "header one field": ("4\n1 2 3 4\n5 6 7 8\n", "line 1"),
-    "header three fields": ("4 7 9\n1 2 3 4\n5 6 7 8\n", "line 1"),
+    "header four fields": ("4 4 7 9\n1 2 3 4\n5 6 7 8\n", "line 1"),
+    "header three fields, values short": ("4 7 9\n1 2 3 4\n5 6 7 8\n", "line 3"),
     "header not integer": ("four 7\n1 2 3 4\n5 6 7 8\n", "line 1"),
     "header float": ("4 7.0\n1 2 3 4\n5 6 7 8\n", "line 1"),
     "header negative p": ("4 -7\n1 2 3 4\n5 6 7 8\n", "line 1"),
@@ -163,8 +164,8 @@ MALFORMED = {
     "non-integer": ("4 7\n1 2 3 4\n5 x 0 1\n", "line 3"),
     "float coefficient": ("4 7\n1 2.5 3 4\n5 6 0 1\n", "line 2"),
     "hex coefficient": ("4 17\n1 2 3 4\n5 0x6 0 1\n", "line 3"),
-    "out of range": ("4 7\n1 2 3 4\n5 6 7 1\n", "line 3"),
-    "negative coefficient": ("4 7\n1 2 3 4\n\n5 -6 0 1\n", "line 4"),
+    "sign alone": ("4 7\n1 2 3 4\n\n5 - 0 1\n", "line 4"),
+    "sign inside": ("4 7\n1 2 3 4\n\n5 6-1 0 1\n", "line 4"),
     "n mismatch (too many)": ("4 7\n1 2 3 4\n5 6 0 1\n2\n", "line 4"),
     "n mismatch (one line)": ("2 7\n1 2 3 4 5 6\n", "line 2"),
     # more digits than Python's int() converts (4300 by default)
@@ -186,6 +187,15 @@ def test_malformed_input_exit_2_one_line(tmp_path, capsys, name):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err
     assert where in lines[0], lines[0]
+
+
+def test_values_are_reduced_as_polymul_reduces_them(tmp_path, capsys):
+    # negative values and values >= m (-3 and 9 mod 7), as the API takes them
+    src = tmp_path / "in.txt"
+    src.write_text("4 7\n1 -3 3 9\n\n5 -6 0 1\n")
+    code, out, err = run(["polymul", str(src)], capsys)
+    assert code == 0, err
+    assert [int(t) for t in out.split()] == reference([1, 4, 3, 2], [5, 1, 0, 1], 7)
 
 
 def test_leading_zeros_do_not_count_as_digits(tmp_path, capsys):

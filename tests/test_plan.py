@@ -47,12 +47,17 @@ def test_64_bit_lanes_identical_for_any_worker_count():
 
 
 def test_workers_semantics():
-    assert resolve_workers(None) == resolve_workers(-1) >= 1
-    assert resolve_workers(3) == 3
+    from ntt_cy._support.threads import cpu_count
+
+    assert resolve_workers(None) == ntt_cy.get_workers() >= 1
+    assert resolve_workers(-1) == cpu_count() and resolve_workers(3) == 3
     assert effective_threads(4, PARALLEL_MIN_ELEMENTS - 1) == 1
     assert effective_threads(4, PARALLEL_MIN_ELEMENTS) == 4
-    for bad in (0, -2, -10):
-        with pytest.raises(ValueError, match="workers must be a positive integer"):
+    # -k counts back from the usable CPUs (scipy.fft's rule); 0 and below -cores raise
+    assert np.array_equal(ntt_cy.ntt([1, 2], 998244353, workers=-cpu_count()),
+                          ntt_cy.ntt([1, 2], 998244353))
+    for bad in (0, -cpu_count() - 1, -10**6):
+        with pytest.raises(ValueError, match="workers = .* is out of range"):
             ntt_cy.ntt([1, 2], 998244353, workers=bad)
     with pytest.raises(ValueError, match="too large"):
         ntt_cy.ntt(np.zeros(2**14, np.uint32), 998244353, workers=2**40)

@@ -121,3 +121,45 @@ def test_cached_functions_check_types_before_the_cache():
     result = factorize(12)
     result[5] = 1   # a copy: the cache keeps its own
     assert factorize(12) == {2: 2, 3: 1}
+
+
+def test_primes_is_a_public_module():
+    import ntt_cy
+
+    assert ntt_cy.primes is __import__("ntt_cy.primes").primes and "primes" in ntt_cy.__all__
+    for name in ("is_prime", "factorize", "two_adicity", "primitive_root", "root_of_unity",
+                 "ntt_primes"):
+        fn = getattr(ntt_cy.primes, name)
+        assert name in ntt_cy.primes.__all__ and "Examples" in fn.__doc__, name
+
+
+def test_ntt_primes_by_length_or_two_adicity():
+    by_k = ntt_primes(62, 20, 3)
+    assert ntt_primes(62, n=2**20, count=3) == by_k == ntt_primes(62, min_two_adicity=20, count=3)
+    assert by_k == sorted(by_k, reverse=True) and len(set(by_k)) == 3
+    for p in by_k:
+        assert is_prime(p) and p < 2**62 and two_adicity(p) >= 20
+    # the largest: nothing between it and 2**bits has the 2-adicity
+    top = by_k[0]
+    assert not any(is_prime(q) for q in range(top + 2**20, 2**62, 2**20))
+    assert ntt_primes(64, n=2**32) == [2**64 - 2**32 + 1]
+    assert ntt_primes(10, 8, 5, allow_fewer=True) == [769, 257]   # all of them
+    with pytest.raises(ValueError, match="fewer than 5 primes"):
+        ntt_primes(10, 8, 5)
+    for args, kw, exc in ((( 32,), {}, TypeError), ((32, 4), {"n": 16}, TypeError),
+                          ((32,), {"n": 12}, ValueError), ((32, -1), {}, ValueError),
+                          ((32, 4, 0), {}, ValueError), ((1.5, 4), {}, TypeError)):
+        with pytest.raises(exc):
+            ntt_primes(*args, **kw)
+
+
+def test_root_of_unity_checks_a_given_root():
+    p = 998244353
+    w = root_of_unity(16, p)
+    assert pow(w, 16, p) == 1 and pow(w, 8, p) == p - 1
+    assert root_of_unity(16, p, pow(w, 3, p)) == pow(w, 3, p)
+    assert root_of_unity(16, p, pow(w, 3, p) + p) == pow(w, 3, p)   # reduced mod p
+    with pytest.raises(ValueError, match="not a primitive 16-th root"):
+        root_of_unity(16, p, pow(w, 2, p))
+    with pytest.raises(ValueError, match="does not divide"):
+        root_of_unity(3 * 2**23 * 2, p)

@@ -186,9 +186,10 @@ def single_row_operand(a, limit: int):
     return arr if arr.ndim == 1 and arr.dtype.kind in "iu" else None
 
 
-def as_integer_array(a, name: str = "a") -> np.ndarray:
-    """`a` as a non-empty ndarray of at least one dimension holding integers: an
-    int/uint dtype, or objects that are all ints (never a copy of an ndarray input)."""
+def as_integer_array(a, name: str = "a", allow_empty: bool = False) -> np.ndarray:
+    """`a` as an ndarray of at least one dimension holding integers: an int/uint dtype,
+    or objects that are all ints (never a copy of an ndarray input).  Empty arrays
+    raise ValueError unless allow_empty (the caller then checks the axes it needs)."""
     known_ints = False   # (object arrays made here of ints: not looked at again)
     if isinstance(a, np.ndarray):
         if isinstance(a, np.ma.MaskedArray) and np.ma.getmaskarray(a).any():
@@ -224,7 +225,7 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
     kind = arr.dtype.kind   # bools are kind "b": rejected here as well
     if kind not in "iuO":
         raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
-    if arr.size == 0:
+    if arr.size == 0 and not allow_empty:
         raise ValueError(f"{name} is empty")
     if arr.ndim == 0:
         raise ValueError(f"{name} must have at least one dimension")
@@ -233,15 +234,20 @@ def as_integer_array(a, name: str = "a") -> np.ndarray:
     return arr
 
 
-def as_lane_array(a, p: int, dt: np.dtype, name: str = "a", on_range: str = "raise") -> np.ndarray:
+def as_lane_array(a, p: int, dt: np.dtype, name: str = "a", on_range: str = "raise",
+                  allow_empty: bool = False) -> np.ndarray:
     """Validate `a` and return it as an array of lane dtype `dt` (the input is never modified).
 
     on_range: "raise" -> ValueError when a value is outside [0, p);
               "reduce" -> values are reduced modulo p (negative values too).
+    allow_empty: empty arrays are returned (as empty lanes) instead of refused.
     """
     if on_range not in ("raise", "reduce"):
         raise ValueError(f"on_range must be 'raise' or 'reduce', got {on_range!r}")
-    return integers_to_lanes(as_integer_array(a, name), p, dt, name, on_range)
+    arr = as_integer_array(a, name, allow_empty)
+    if arr.size == 0:
+        return np.empty(arr.shape, dtype=dt)
+    return integers_to_lanes(arr, p, dt, name, on_range)
 
 
 def integers_to_lanes(arr: np.ndarray, p: int, dt: np.dtype, name: str,
@@ -325,19 +331,70 @@ def _same_view(x: np.ndarray, y: np.ndarray) -> bool:
             and x.dtype.itemsize == y.dtype.itemsize)
 
 
-def check_out(out, shape, dt, source: np.ndarray) -> np.ndarray:
-    """Validate a user-supplied `out` array; it may be the (lane-typed) input itself.
-    source: the caller's array (the lanes the kernel reads are its memory or a private
-    converted copy, so only the caller's array can overlap `out`)."""
+def holds_residues(dt: np.dtype, p: int) -> bool:
+    """Whether a 32- or 64-bit integer dtype holds every value in [0, p): unsigned up to
+    p = 2^bits, signed up to p = 2^(bits-1)."""
+    if dt.kind not in "iu" or dt.itemsize not in (4, 8):
+        return False
+    return p <= 1 << (8 * dt.itemsize - (dt.kind == "i"))
+
+
+def result_dtype(input_dtype: np.dtype, p: int, lanes: np.dtype) -> np.dtype:
+    """The dtype a transform returns without `out` or `dtype`: a uint32 or uint64 input
+    that holds [0, p) keeps its own, any other (signed, narrower, objects) gets the
+    lanes'."""
+    if input_dtype.kind == "u" and input_dtype.isnative and holds_residues(input_dtype, p):
+        return input_dtype
+    return lanes
+
+
+def check_out_array(out, shape) -> np.ndarray:
+    """The checks every `out` takes: an ndarray of `shape`, writable, no two of its
+    elements in one place."""
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
-    if out.dtype != dt:
-        raise TypeError(f"out has dtype {out.dtype}, expected {dt}")
     if out.shape != tuple(shape):
         raise ValueError(f"out has shape {out.shape}, expected {tuple(shape)}")
     if not out.flags.writeable:
         raise ValueError("out is read-only")
+    for axis, (length, stride) in enumerate(zip(out.shape, out.strides)):
+        if stride == 0 and length > 1 and out.size:
+            raise ValueError(f"out has stride 0 along axis {axis} (a broadcast view): its "
+                             f"{length} elements there are one, and cannot hold {length} "
+                             f"results")
+    return out
+
+
+def _check_no_overlap(out, source) -> None:
     if out is not source and np.shares_memory(out, source) and not _same_view(out, source):
         raise ValueError("out overlaps the input without being the same array; "
                          "pass the input itself as out for an in-place transform")
+
+
+def check_out(out, shape, dt, source: np.ndarray) -> np.ndarray:
+    """Validate a user-supplied `out` array of the lane dtype `dt`; it may be the
+    (lane-typed) input itself.  source: the caller's array (the lanes the kernel reads
+    are its memory or a private converted copy, so only the caller's array can overlap
+    `out`)."""
+    if isinstance(out, np.ndarray) and out.dtype != dt:
+        raise TypeError(f"out has dtype {out.dtype}, expected {dt}")
+    check_out_array(out, shape)
+    _check_no_overlap(out, source)
+    return out
+
+
+def check_residue_out(out, shape, p: int, source, what: str = "every value in [0, p)"
+                      ) -> np.ndarray:
+    """Validate a user-supplied `out` for results in [0, p): any 32- or 64-bit integer
+    dtype that holds them (holds_residues), of `shape`, writable, without stride-0
+    axes; it may be the input `source` itself (None: no input to overlap)."""
+    if isinstance(out, np.ndarray) and not holds_residues(out.dtype, p):
+        raise TypeError(
+            f"out has dtype {out.dtype}, which cannot hold {what} for p = {p}: pass uint32 "
+            f"(p <= 2**32) or uint64 (p <= 2**64), or int32 / int64 for p up to 2**31 / 2**63")
+    check_out_array(out, shape)
+    if isinstance(out, np.ndarray) and not out.dtype.isnative:
+        raise TypeError(f"out has dtype {out.dtype}: non-native byte order")
+    if source is not None:
+        _check_no_overlap(out, source)
     return out

@@ -7,7 +7,8 @@ import platform
 import sys
 
 from ntt_cy._support import openmp_env as _openmp_env
-from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, cpu_count, forked_single_thread
+from ntt_cy._support.threads import (PARALLEL_MIN_ELEMENTS, cpu_count, forked_single_thread,
+                                     get_workers)
 
 
 def build_info() -> dict:
@@ -37,7 +38,8 @@ def threads(info: dict) -> str:
     if forked_single_thread():
         return ("1 in this process: forked after its parent started OpenMP threads, "
                 "which do not survive fork (docs/guide.md, \"Forked processes\")")
-    return f"{cpu_count()} (workers=None; jobs under {PARALLEL_MIN_ELEMENTS} elements use 1)"
+    return (f"{get_workers()} (workers=None: get_workers(); jobs under {PARALLEL_MIN_ELEMENTS} "
+            f"elements use 1)")
 
 
 def _kernel_module() -> str:

@@ -1,10 +1,22 @@
-"""workers= semantics (scipy.fft's, except that counts below -1 are refused) and the
-single-thread cut-off."""
+"""workers= as scipy.fft takes it, the thread default (get_workers, set_workers), and the
+single-thread cut-off.
+
+workers=k > 0 asks for exactly k threads; -k counts back from the CPUs this process may
+use (-1 all of them, -2 all but one); None takes get_workers(): the count set_workers
+set on this thread, else the OpenMP runtime's own limit for it.  That limit is
+OMP_NUM_THREADS where it was set when the runtime loaded (a Dask worker's nanny sets it
+to 1), else the CPUs of this process's affinity mask, lowered by
+threadpoolctl.threadpool_limits or omp_set_num_threads since.
+"""
 from __future__ import annotations
 
 import os
+import threading
 
 from ntt_cy._support.checks import as_int, is_integer
+from ntt_cy._support.openmp_runtime import max_threads
+
+__all__ = ["get_workers", "set_workers"]
 
 # More threads than this is a mistake, not a request (OpenMP would try to start them).
 MAX_WORKERS = 1024
@@ -15,10 +27,83 @@ PARALLEL_MIN_ELEMENTS = 1 << 13
 
 
 def cpu_count() -> int:
+    """The CPUs this process may run on (its affinity mask), what -k counts back from."""
     try:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - non-Linux
         return os.cpu_count() or 1
+
+
+class _ThreadSettings(threading.local):
+    """This thread's set_workers count (the class attribute None: none set), read as
+    one attribute lookup (a missing attribute of a threading.local costs ~0.5 us)."""
+    workers = None
+
+
+_settings = _ThreadSettings()
+
+
+def get_workers() -> int:
+    """The number of threads ``workers=None`` gives on this thread.
+
+    The count of the innermost :func:`set_workers` block of this thread; outside any,
+    the OpenMP runtime's thread limit for this thread: ``OMP_NUM_THREADS`` where it was
+    set when the runtime loaded (at ``import ntt_cy``), else the CPUs this process may
+    use, lowered by ``threadpoolctl.threadpool_limits`` (or ``omp_set_num_threads``)
+    while such a limit holds; 1 in a build without OpenMP.  At most 1024.
+
+    Returns
+    -------
+    int
+        The thread count, at least 1.
+
+    Examples
+    --------
+    >>> import ntt_cy
+    >>> with ntt_cy.set_workers(2):
+    ...     ntt_cy.get_workers()
+    2
+    """
+    count = _settings.workers
+    if count is not None:
+        return count
+    limit = max_threads()   # (0 without OpenMP)
+    return 1 if limit < 1 else min(limit, MAX_WORKERS)
+
+
+class set_workers:
+    """Context manager: the default thread count (``workers=None``) within the block,
+    on this thread only (as :func:`scipy.fft.set_workers`).
+
+    Parameters
+    ----------
+    workers : int or None
+        A count as ``workers=`` takes it: k > 0 exactly k threads, -k counting back from
+        the CPUs this process may use (-1 all of them, -2 all but one); None restores the
+        default of :func:`get_workers` outside any block.
+
+    Examples
+    --------
+    >>> import os, numpy as np, ntt_cy
+    >>> with ntt_cy.set_workers(1):
+    ...     A = ntt_cy.ntt(np.arange(1 << 14) % 7, 998244353)   # one thread
+    >>> with ntt_cy.set_workers(-1):   # every CPU this process may use
+    ...     ntt_cy.get_workers() == len(os.sched_getaffinity(0))
+    True
+    """
+
+    def __init__(self, workers):
+        self._count = None if workers is None else requested_workers(workers)
+        self._saved = []
+
+    def __enter__(self):
+        self._saved.append(_settings.workers)
+        _settings.workers = self._count
+        return self
+
+    def __exit__(self, *exc):
+        _settings.workers = self._saved.pop()
+        return False
 
 
 # libgomp's thread pool does not survive fork(): the child inherits the pool's
@@ -47,16 +132,24 @@ def forked_single_thread() -> bool:
 
 
 def requested_workers(workers) -> int:
-    """None or -1: all cores; k > 0: exactly k; 0 or < -1: ValueError.  What the caller
-    asked for, validated; kernels take resolve_workers' count instead."""
+    """The count `workers` asks for: None get_workers(); k > 0 exactly k (at most
+    MAX_WORKERS); -k the usable CPUs + 1 - k, for 1 <= k <= the usable CPUs; anything
+    else ValueError (TypeError for non-integers).  Kernels take resolve_workers' count
+    instead."""
     if workers is None:
-        return cpu_count()
+        return get_workers()
     workers = as_int(workers, "workers")
-    if workers == 0 or workers < -1:
-        raise ValueError(f"workers must be a positive integer, None or -1, got {workers}")
     if workers > MAX_WORKERS:
         raise ValueError(f"workers = {workers} is too large (at most {MAX_WORKERS})")
-    return cpu_count() if workers == -1 else workers
+    if workers > 0:
+        return workers
+    cores = cpu_count()
+    if workers == 0 or workers < -cores:
+        raise ValueError(
+            f"workers = {workers} is out of range: a count from 1 to {MAX_WORKERS}, or "
+            f"-1 to -{cores} to count back from the {cores} usable CPUs (-1: all of them), "
+            f"or None (get_workers())")
+    return cores + 1 + workers
 
 
 def resolve_workers(workers) -> int:
@@ -73,7 +166,7 @@ def resolve_workers(workers) -> int:
 
 
 def check_workers(workers) -> None:
-    """resolve_workers' checks without counting cores (None needs no core count)."""
+    """requested_workers' checks without counting CPUs where none is needed."""
     if workers is None or type(workers) is int and 0 < workers <= MAX_WORKERS:
         return   # the common cases at a fraction of requested_workers' cost (small calls)
     requested_workers(workers)

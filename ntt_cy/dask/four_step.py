@@ -26,7 +26,8 @@ import numpy as np
 from ntt_cy._support import checks as _checks
 from ntt_cy._support.threads import check_thread_count
 from ntt_cy.dask import blocks
-from ntt_cy.dask.transforms import as_dask_array, check_integer_dtype, transform_dtype
+from ntt_cy.dask.transforms import (as_dask_array, check_integer_dtype, result_dtype,
+                                    transform_dtype)
 from ntt_cy.primes import root_of_unity
 
 ORDERS = ("natural", "transposed")
@@ -59,6 +60,7 @@ class FourStep:
         self.n1 = self._check_split(n, n1)
         self.n2 = n // self.n1
         self.lanes = transform_dtype(self.p)
+        self.result_dtype = result_dtype(self.x.dtype, self.p)   # (as ntt_cy.ntt's)
         if self.kind == "negacyclic":
             self.psi = root_of_unity(2 * n, self.p, root)
             self.w = self.psi * self.psi % self.p
@@ -118,8 +120,9 @@ class FourStep:
         Y = self.rechunk(Y, {0: self.block_length(n1), 1: -1})
         Z = self.sub_transform(Y, 1, pow(self.w, n1, p), inverse=False)
         if self.order == "transposed":
-            return Z.reshape(self.n)
-        return self.rechunk(Z.T, {0: self.block_length(n2), 1: -1}).reshape(self.n)
+            return Z.reshape(self.n).astype(self.result_dtype)
+        Z = self.rechunk(Z.T, {0: self.block_length(n2), 1: -1}).reshape(self.n)
+        return Z.astype(self.result_dtype)
 
     def inverse(self):
         n1, n2, p = self.n1, self.n2, self.p
@@ -133,7 +136,7 @@ class FourStep:
         x = self.rechunk(X, {0: self.block_length(n1), 1: -1}).reshape(self.n)
         if self.psi is not None:
             x = self.twist(x, pow(self.psi, -1, p), check=False)
-        return x
+        return x.astype(self.result_dtype)
 
 
 def ntt_large(x, p, *, n1=None, order="natural", kind="cyclic", root=None, threads=1,
@@ -162,8 +165,10 @@ def ntt_large(x, p, *, n1=None, order="natural", kind="cyclic", root=None, threa
     Returns
     -------
     dask.array.Array
-        1-D, length n, dtype uint32 for p < 2**32 else uint64; bit-identical to
-        ``ntt_cy.ntt(x, p, kind=kind, root=root)`` (in the chosen order).
+        1-D, length n, the dtype ``ntt_cy.ntt`` gives (a uint32 or uint64 input that
+        holds [0, p) keeps its own, others uint32 for p < 2**32 else uint64);
+        bit-identical to ``ntt_cy.ntt(x, p, kind=kind, root=root)`` (in the chosen
+        order).
 
     Examples
     --------

@@ -19,16 +19,10 @@ from ntt_cy._support.threads import check_thread_count
 from ntt_cy.dask import blocks
 from ntt_cy.dask.four_step import intt_large, ntt_large
 from ntt_cy.dask.transforms import as_dask_array, check_integer_dtype
+from ntt_cy.poly import output_dtype
 from ntt_cy.primes import is_prime, two_adicity
 
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
-
-
-def output_dtype(m: int) -> np.dtype:
-    """As ntt_cy.polymul: uint32 for m <= 2**32, uint64 below 2**64, else object."""
-    if m <= 1 << 32:
-        return U32
-    return U64 if m < 1 << 64 else OBJ
 
 
 def polymul(a, b, modulus, *, kind="linear", threads=1, n1=None,
@@ -57,7 +51,7 @@ def polymul(a, b, modulus, *, kind="linear", threads=1, n1=None,
     -------
     dask.array.Array
         The products, as :func:`ntt_cy.polymul` returns them (dtype uint32 for
-        m <= 2**32, uint64 below 2**64, object above).
+        m <= 2**32, uint64 up to 2**64, object above).
 
     Examples
     --------
@@ -122,6 +116,10 @@ class HugeProduct:
         self.na, self.nb = a.shape[0], b.shape[0]
 
     def result(self):
+        """The product, lazily, in polymul's output dtype."""
+        return self._product().astype(output_dtype(self.m))
+
+    def _product(self):
         m, n = self.m, self.na
         dtype = output_dtype(m)
         if m == 1:
@@ -179,8 +177,9 @@ class HugeProduct:
         products = [self._prime_product(p, N, "cyclic", ra[j], rb[j])[:L].astype(U64)
                     for j, p in enumerate(primes)]
         stacked = da.stack(products).rechunk({0: -1, 1: self._chunk(L)}, method=self.method)
+        rebuilt = OBJ if m >= 1 << 64 else dtype   # (Python ints from 2**64 on)
         return stacked.map_blocks(blocks.garner, primes, lanes, m, self.threads, drop_axis=0,
-                                  dtype=dtype, meta=np.empty((0,), dtype=dtype),
+                                  dtype=rebuilt, meta=np.empty((0,), dtype=rebuilt),
                                   token="ntt_cy-garner")
 
     def _residues(self, x, primes, lanes):

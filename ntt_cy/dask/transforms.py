@@ -31,8 +31,14 @@ def check_integer_dtype(x: da.Array, name: str) -> None:
 
 
 def transform_dtype(p: int) -> np.dtype:
-    """The lanes ntt_cy.ntt returns for the prime p."""
+    """The lanes ntt_cy.ntt computes on for the prime p."""
     return _checks.lane_dtype(p, None)
+
+
+def result_dtype(dtype: np.dtype, p: int) -> np.dtype:
+    """What ntt_cy.ntt returns for blocks of `dtype`: a uint32 or uint64 dtype that holds
+    [0, p) is kept, any other gives the lanes'."""
+    return _checks.result_dtype(np.dtype(dtype), p, transform_dtype(p))
 
 
 def _transform(x, p, axis, kind, root, reduction, threads, rechunk, inverse):
@@ -48,8 +54,8 @@ def _transform(x, p, axis, kind, root, reduction, threads, rechunk, inverse):
     if n is None or np.isnan(n):
         raise ValueError("the transform axis has an unknown length: call x.compute_chunk_sizes()")
     _checks.check_transform_size(n, p, kind)
-    dtype = transform_dtype(p)
-    _checks.check_reduction(reduction, p, dtype)
+    _checks.check_reduction(reduction, p, transform_dtype(p))
+    dtype = result_dtype(x.dtype, p)
     if root is not None:
         from ntt_cy.primes import root_of_unity
 
@@ -90,7 +96,9 @@ def ntt(x, p, *, axis=-1, kind="cyclic", root=None, reduction="auto", threads=1,
     Returns
     -------
     dask.array.Array
-        Same shape and chunks; dtype uint32 for p < 2**32, else uint64.
+        Same shape and chunks; the dtype :func:`ntt_cy.ntt` gives (a uint32 or uint64
+        input that holds [0, p) keeps its own; others uint32 for p < 2**32, else
+        uint64).
 
     Examples
     --------

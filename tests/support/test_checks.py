@@ -90,7 +90,9 @@ def test_empty_arrays():
     with pytest.raises(ValueError, match="empty"):
         ntt_cy.ntt(np.zeros(0, dtype=np.uint32), P)
     with pytest.raises(ValueError, match="empty"):
-        ntt_cy.ntt(np.zeros((0, 8), dtype=np.uint32), P)
+        ntt_cy.ntt(np.zeros((8, 0), dtype=np.uint32), P)
+    # an empty batch of length-8 rows is no error: an empty result (numpy.fft's rule)
+    assert ntt_cy.ntt(np.zeros((0, 8), dtype=np.uint32), P).shape == (0, 8)
 
 
 @pytest.mark.parametrize("bad", [None, (v for v in range(8)), {0: 1}, object()])
@@ -115,8 +117,8 @@ def test_bad_out():
     a = np.arange(16, dtype=np.uint32)
     with pytest.raises(ValueError, match="out has shape"):
         ntt_cy.ntt(a, P, out=np.empty(8, np.uint32))
-    with pytest.raises(TypeError, match="out has dtype"):
-        ntt_cy.ntt(a, P, out=np.empty(16, np.uint64))
+    with pytest.raises(TypeError, match="out has dtype uint16, which cannot hold"):
+        ntt_cy.ntt(a, P, out=np.empty(16, np.uint16))
     big = np.arange(32, dtype=np.uint32)
     with pytest.raises(ValueError, match="overlaps the input"):
         ntt_cy.ntt(big[:16], P, out=big[8:24])
@@ -155,10 +157,10 @@ def test_gpu_backend_checks_every_argument_first(transform):
         transform(a, P, dtype=np.int64, backend="cuda")
     with pytest.raises(ValueError, match="out of range for uint32 lanes"):
         transform(a, 2**64 - 2**32 + 1, dtype=np.uint32, backend="cuda")
-    with pytest.raises(ValueError, match="workers must be a positive integer"):
+    with pytest.raises(ValueError, match="workers = 0 is out of range"):
         transform(a, P, workers=0, backend="cuda")
-    with pytest.raises(ValueError, match="workers must be a positive integer"):
-        ntt_cy.polymul(a, a, P, workers=-2, backend="cuda")
+    with pytest.raises(ValueError, match="workers = .* is out of range"):
+        ntt_cy.polymul(a, a, P, workers=-10**6, backend="cuda")
 
 
 def test_lazy_refused_without_headroom_and_montgomery_needs_odd():
