@@ -1,4 +1,7 @@
 """ntt_cy: exact number-theoretic transforms and modular polynomial arithmetic."""
+from types import ModuleType
+from typing import TYPE_CHECKING
+
 from ntt_cy._version import __version__
 
 from ntt_cy._support.openmp_env import short_spin_while_loading
@@ -18,10 +21,14 @@ __all__ = ["ntt", "intt", "NTTPlan", "polymul", "convolve", "bigmul", "mul_mod",
            "set_workers", "get_memory_limit", "set_memory_limit", "primes", "show_config", "__version__"]
 
 
-def __getattr__(name):
-    # ntt_cy.cuda without `import ntt_cy.cuda`; PyCUDA itself loads only when a GPU call needs it
-    if name == "cuda":
-        import importlib
+if TYPE_CHECKING:   # (type checkers see ntt_cy.cuda as an attribute, and no other)
+    from ntt_cy import cuda as cuda
+else:
+    def __getattr__(name: str) -> ModuleType:
+        # ntt_cy.cuda without `import ntt_cy.cuda`; PyCUDA itself loads only when a GPU
+        # call needs it
+        if name == "cuda":
+            import importlib
 
-        return importlib.import_module("ntt_cy.cuda")
-    raise AttributeError(f"module 'ntt_cy' has no attribute {name!r}")
+            return importlib.import_module("ntt_cy.cuda")
+        raise AttributeError(f"module 'ntt_cy' has no attribute {name!r}")

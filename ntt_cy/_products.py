@@ -17,6 +17,7 @@ passes (~10 us a call, most of a small product's time).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -29,13 +30,26 @@ from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import effective_threads, resolve_workers
 from ntt_cy.plan import get_plan, modulus_constants
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from ntt_cy._crt import CRTBasis
+    from ntt_cy._routing import Route
+
 __all__ = ["run_route", "peak_bytes", "prime_product", "crt_product", "crt_residues", "object_products",
            "schoolbook", "wrap", "plan_for", "barrett_constants"]
 
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
 
 
-def run_route(route, A2, B2, m, threads, checked=True):
+@overload
+def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
+              threads: int | None, checked: Literal[True] = ...) -> npt.NDArray[Any]: ...
+@overload
+def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
+              threads: int | None, checked: bool) -> npt.NDArray[Any] | None: ...
+def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
+              threads: int | None, checked: bool = True) -> npt.NDArray[Any] | None:
     """The products of the rows A2 (R, na) and B2 (R, nb) mod m along `route`
     (_routing.product_route(R, na, nb, m, kind)), as an (R, L) array: L = na + nb - 1
     for linear products, n for cyclic and negacyclic ones; uint32, uint64 or object.
@@ -87,7 +101,7 @@ def run_route(route, A2, B2, m, threads, checked=True):
     return out
 
 
-def peak_bytes(route, R, na, nb, m) -> int:
+def peak_bytes(route: Route, R: int, na: int, nb: int, m: int) -> int:
     """An estimate of the peak memory (bytes) of R products of rows of lengths na, nb
     mod m along `route`, for ntt_cy._support.memory.check_memory: the operands' rows as
     the route reads them, its transform rows (the result, the second operand and one
@@ -228,7 +242,9 @@ def crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
     return out.reshape(R, L)
 
 
-def crt_residues(A2, B2, basis, N, kind, L, threads, bound=None, offset=0):
+def crt_residues(A2: npt.NDArray[Any], B2: npt.NDArray[Any], basis: CRTBasis, N: int, kind: str,
+                 L: int, threads: int | None, bound: int | None = None,
+                 offset: int = 0) -> npt.NDArray[np.uint64]:
     """(k, R * L) uint64: the first L coefficients of each row's convolution modulo
     every prime of `basis` (+ offset).  A2, B2: uint64 rows with values < bound
     (None: any); reduced per prime as needed.  (Object rows, moduli >= 2^64, take

@@ -38,8 +38,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ntt_cy._crt import (LANE_BITS, MAX_PRIMES, MIN_ADICITY, U32, U64, basis_for, crt_basis,
-                         fewest_primes, prime_pool, wide32_basis)
+from ntt_cy._crt import (LANE_BITS, MAX_PRIMES, MIN_ADICITY, U32, U64, CRTBasis, basis_for,
+                         crt_basis, fewest_primes, prime_pool, wide32_basis)
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels import schoolbook as _schoolbook
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS
@@ -185,7 +185,7 @@ def direct_prime(m: int, log2n: int) -> bool:
 
 # ---------------------------------------------------------------- CRT bases
 
-def choose_basis(bound: int, log2n: int, u64_cost: float | None = None):
+def choose_basis(bound: int, log2n: int, u64_cost: float | None = None) -> CRTBasis:
     """The cheapest set of NTT primes whose product exceeds `bound`, each supporting
     transforms of length 2**log2n (2-adicity >= log2n), as a CRTBasis.
 
@@ -234,7 +234,7 @@ class Route(NamedTuple):
     unsigned views of the caller's arrays, unchecked (a value >= m sends the call back to
     the checked route: ntt_cy/_products.py, run_route)."""
     path: str
-    basis: object = None
+    basis: CRTBasis | None = None
     length: int = 0
     kind: str = "linear"
     offset: int = 0
@@ -365,7 +365,7 @@ def clear_caches() -> None:
 class BigmulRoute(NamedTuple):
     """bigmul's product: w-byte limbs, the basis, and whether it is one kernel call."""
     limb_bytes: int
-    basis: object
+    basis: CRTBasis
     one_call: bool
 
 

@@ -14,12 +14,18 @@ whichever route they take: the route changes only the time.
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING, Any
 
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels import schoolbook as _schoolbook
 from ntt_cy._products import barrett_constants, plan_for
 from ntt_cy._routing import clear_caches, single_row_route
 from ntt_cy._support.threads import check_workers
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from ntt_cy._typing import Integer
 
 __all__ = ["single_row_product", "prepare", "clear_route_caches", "prepared_products",
            "PREPARED_LIMIT"]
@@ -36,7 +42,8 @@ _prepared_lock = threading.Lock()
 WRAP_CODES = {"linear": 0, "cyclic": 1, "negacyclic": 2}
 
 
-def single_row_product(a, b, m, kind, workers):
+def single_row_product(a: npt.NDArray[Any], b: npt.NDArray[Any], m: int, kind: str,
+                       workers: Integer | None) -> npt.NDArray[Any] | None:
     """polymul(a, b, m, kind=kind, workers=workers) for 1-D ndarrays, an int m and a
     str kind, or None (the general route then computes it, and raises its errors)."""
     key = (a.shape[0], b.shape[0], m, kind)

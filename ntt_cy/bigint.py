@@ -22,20 +22,25 @@ used.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from ntt_cy import _routing
 from ntt_cy._kernels.crt import carry as _carry
 from ntt_cy._products import crt_residues
 from ntt_cy._support.scratch import scratch
+from ntt_cy._crt import CRTBasis
 from ntt_cy._support.threads import effective_threads, requested_workers
+from ntt_cy._typing import Integer
 
 __all__ = ["bigmul"]
 
 U32 = np.dtype(np.uint32)
 
 
-def bigmul(x, y, *, workers=None):
+def bigmul(x: Integer, y: Integer, *, workers: Integer | None = None) -> int:
     """x * y for Python ints (any signs), equal to the builtin product.
 
     Operands whose smaller one has fewer than _routing.BIGMUL_MIN_BITS bits
@@ -60,7 +65,7 @@ def bigmul(x, y, *, workers=None):
     return -prod if negative else prod
 
 
-def _limbs(v: int, w: int, L: int, slot: str) -> np.ndarray:
+def _limbs(v: int, w: int, L: int, slot: str) -> npt.NDArray[np.uint64]:
     """v >= 0 as a (1, L) uint64 array of w-byte limbs, least significant first, in
     scratch `slot` (every limb written)."""
     out = scratch(slot, (1, L), np.uint64)
@@ -69,7 +74,7 @@ def _limbs(v: int, w: int, L: int, slot: str) -> np.ndarray:
 
 
 def ntt_multiply(a: int, b: int, threads: int = 1, square: bool = False,
-                 per_prime_min_bits: int = 0):
+                 per_prime_min_bits: int = 0) -> int | None:
     """a * b for a, b >= 0 through the NTT, or None if no scheme fits, or if the
     product would take the per-prime route and the smaller operand has fewer than
     per_prime_min_bits bits."""
@@ -97,7 +102,8 @@ def ntt_multiply(a: int, b: int, threads: int = 1, square: bool = False,
     return int.from_bytes(out[:size], "little")
 
 
-def fused_digits(A, B, basis, N, L, base, threads):
+def fused_digits(A: npt.NDArray[np.uint64], B: npt.NDArray[np.uint64], basis: CRTBasis,
+                 N: int, L: int, base: int, threads: int) -> npt.NDArray[np.uint32]:
     """(k, L) uint32 Garner digits of A * B's coefficients, from one kernel call: every
     prime's product (operands reduced as read) and the vector digits
     (CRTProduct32.digits), in place of the per-prime route's Python call and uint64

@@ -20,8 +20,9 @@ import os
 import random
 import sys
 import time
+from typing import IO, Sequence
 
-from ntt_cy._cli_files import (DEFAULT_MAX_BYTES, FORMATS, InputError, format_for_path,
+from ntt_cy._cli_files import (DEFAULT_MAX_BYTES, FORMATS, InputError, Problem, format_for_path,
                                format_product, parse_size, read_problem)
 from ntt_cy._version import __version__
 
@@ -55,7 +56,7 @@ FALSE_PASS = 1e-9
 class Progress:
     """`[k/total] label` on stderr, redrawn in place; silent unless stderr is a TTY."""
 
-    def __init__(self, total: int, stream=None):
+    def __init__(self, total: int, stream: IO[str] | None = None) -> None:
         self.total = total
         self.stream = stream if stream is not None else sys.stderr
         self.active = hasattr(self.stream, "isatty") and self.stream.isatty()
@@ -81,7 +82,7 @@ WORKERS_HELP = ("threads: a positive count, or a negative one to count back from
                 "every CPU")
 
 
-def _workers(text: str):
+def _workers(text: str) -> int:
     from ntt_cy._support.threads import MAX_WORKERS, cpu_count, requested_workers
 
     cores = cpu_count()
@@ -198,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `ntt-cy` and `python -m ntt_cy`; returns the exit code."""
     try:
         code = _run(list(sys.argv[1:] if argv is None else argv))
@@ -218,7 +219,7 @@ def main(argv=None) -> int:
         return EXIT_FAIL
 
 
-def _run(argv: list) -> int:
+def _run(argv: list[str]) -> int:
     if argv and argv[0] == "bench":
         return cmd_bench(argv[1:])
     parser = build_parser()
@@ -248,7 +249,7 @@ def cmd_info() -> int:
     return EXIT_OK
 
 
-def cmd_bench(argv) -> int:
+def cmd_bench(argv: Sequence[str]) -> int:
     try:
         bench = importlib.import_module("ntt_cy.bench")
     except ModuleNotFoundError as exc:
@@ -262,11 +263,11 @@ def cmd_bench(argv) -> int:
 
 # ---------------------------------------------------------------- polymul
 
-def _label(path):
+def _label(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
 
-def _read(path: str, fmt: str, modulus, max_bytes: int):
+def _read(path: str, fmt: str, modulus: int | None, max_bytes: int) -> Problem:
     """The problem in the file `path` (- for stdin)."""
     if path == "-":
         return read_problem(getattr(sys.stdin, "buffer", sys.stdin), fmt, modulus, max_bytes)
@@ -274,7 +275,7 @@ def _read(path: str, fmt: str, modulus, max_bytes: int):
         return read_problem(stream, fmt, modulus, max_bytes)
 
 
-def cmd_polymul(args) -> int:
+def cmd_polymul(args: argparse.Namespace) -> int:
     from ntt_cy.poly import polymul
 
     path = args.input
@@ -329,7 +330,7 @@ def _write_stdout(text: str) -> None:
 
 # ---------------------------------------------------------------- demo
 
-def _schoolbook_exact(a, b, m):
+def _schoolbook_exact(a: list[int], b: list[int], m: int) -> list[int]:
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:
@@ -338,7 +339,7 @@ def _schoolbook_exact(a, b, m):
     return [v % m for v in out]
 
 
-def _powers(r, count, p):
+def _powers(r: int, count: int, p: int) -> list[int]:
     pw = [1] * count
     x = 1
     for i in range(1, count):
@@ -347,14 +348,16 @@ def _powers(r, count, p):
     return pw
 
 
-def _dot(coeffs, pw, p):
+def _dot(coeffs: list[int], pw: list[int], p: int) -> int:
     # sum c_i r^i mod p with Python ints (map/sum run at C speed)
     from operator import mul
 
-    return sum(map(mul, coeffs, pw)) % p
+    total: int = sum(map(mul, coeffs, pw))   # (operator.mul is typed to return Any)
+    return total % p
 
 
-def check_product(a, b, c, m, rng):
+def check_product(a: list[int], b: list[int], c: list[int], m: int, rng: random.Random
+                  ) -> tuple[bool, str]:
     """Independent check of c == a*b mod m (Python-int lists).  Returns (ok, how)."""
     L = len(a) + len(b) - 1
     if len(c) != L:
@@ -377,17 +380,17 @@ def check_product(a, b, c, m, rng):
     return True, f"{points} point{'s' if points > 1 else ''}"
 
 
-def _path_name(n, m):
+def _path_name(n: int, m: int) -> str:
     from ntt_cy._routing import product_route
 
     route = product_route(1, n, n, m, "linear")
-    if route.path == "crt":
+    if route.path == "crt" and route.basis is not None:
         bits = 30 if route.basis.dtype.itemsize == 4 else 62
         return f"CRT {route.basis.k}x{bits}-bit"
     return route.path
 
 
-def cmd_demo(repeat, workers, seed) -> int:
+def cmd_demo(repeat: int, workers: int | None, seed: int | None) -> int:
     import numpy as np
 
     from ntt_cy.poly import polymul
@@ -420,7 +423,7 @@ def cmd_demo(repeat, workers, seed) -> int:
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
     right = {4, 5}
 
-    def line(cells):
+    def line(cells: Sequence[str]) -> str:
         return "  ".join(c.rjust(w) if i in right else c.ljust(w)
                          for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
 

@@ -7,23 +7,28 @@ reduction of the 128-bit product for even ones.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from ntt_cy._kernels import active as _kernels
 from ntt_cy._support import checks as _checks
 from ntt_cy._support.threads import effective_threads
+from ntt_cy._typing import Integer, IntegerArray
 
 __all__ = ["mul_mod"]
 
 U32, U64 = np.dtype(np.uint32), np.dtype(np.uint64)
 
 
-def modulus_lanes(m: int) -> np.dtype:
+def modulus_lanes(m: int) -> np.dtype[Any]:
     """The lanes mul_mod computes on for modulus m: uint32 below 2**32, else uint64."""
     return U32 if m < 1 << 32 else U64
 
 
-def mul_mod(a, b, p, *, out=None, workers=None) -> np.ndarray:
+def mul_mod(a: npt.ArrayLike, b: npt.ArrayLike, p: Integer, *, out: IntegerArray | None = None,
+            workers: Integer | None = None) -> IntegerArray:
     """Element-wise ``a * b mod p``, exact for every modulus ``1 <= p < 2**64``.
 
     Parameters
@@ -95,7 +100,7 @@ def mul_mod(a, b, p, *, out=None, workers=None) -> np.ndarray:
     return result
 
 
-def _as_rows(x: np.ndarray, shape: tuple) -> np.ndarray:
+def _as_rows(x: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:
     """x broadcast to `shape`, as a C-contiguous 2-D array (a view where it is one)."""
     full = x.reshape(shape) if x.size == 1 and not shape else x
     full = full if full.shape == shape else np.broadcast_to(full, shape)
@@ -103,13 +108,13 @@ def _as_rows(x: np.ndarray, shape: tuple) -> np.ndarray:
     return full.reshape(-1, shape[-1] if shape else 1)
 
 
-def _same_buffer(x: np.ndarray, y: np.ndarray) -> bool:
+def _same_buffer(x: npt.NDArray[Any], y: npt.NDArray[Any]) -> bool:
     """Whether the C-contiguous x and y are the same elements of the same memory."""
     return (x.__array_interface__["data"][0] == y.__array_interface__["data"][0]
             and x.size == y.size and x.dtype.itemsize == y.dtype.itemsize)
 
 
-def _modulus_constants(m: int, lanes: np.dtype) -> dict:
+def _modulus_constants(m: int, lanes: np.dtype[Any]) -> dict[str, int]:
     # imported here: plan imports the transforms, which import this module's users
     from ntt_cy.plan import modulus_constants
 

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import threading
 from functools import lru_cache
+from typing import Any, Callable, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from ntt_cy._support import checks as _checks
 from ntt_cy._kernels import active as _ntt
@@ -13,15 +15,18 @@ from ntt_cy._support.aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWID
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, effective_threads
+from ntt_cy._typing import Integer, IntegerArray, Kind, Reduction
 from ntt_cy.primes import root_of_unity
 
 __all__ = ["NTTPlan", "get_plan"]
+
+_Plan = TypeVar("_Plan")
 
 # The longest transform: the bit-reversal table holds uint32 indices.
 MAX_LENGTH = 1 << 32
 
 
-def modulus_constants(p: int, dt: np.dtype, mont_bits: int | None = None) -> dict:
+def modulus_constants(p: int, dt: np.dtype[Any], mont_bits: int | None = None) -> dict[str, int]:
     """Precomputed constants of every reduction family for p on lanes of dtype dt.
 
     mont_bits is the Montgomery radix the kernels use (the lane width, or 52 in
@@ -43,7 +48,8 @@ def modulus_constants(p: int, dt: np.dtype, mont_bits: int | None = None) -> dic
     }
 
 
-def float_twiddles(tw: np.ndarray, p: int) -> tuple:
+def float_twiddles(tw: npt.NDArray[np.unsignedinteger[Any]], p: int
+                   ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """The double-precision operands of the AVX2 uint64 LAZY kernels (ntt_cy/_kernels/simd/ntt64/avx2.h):
     each twiddle w in [0, p) balanced into (-p/2, p/2] as a double, and that double / p.
 
@@ -68,7 +74,7 @@ def table_page_offset(key: str) -> int:
     return 0
 
 
-def bit_reversal_permutation(n: int) -> np.ndarray:
+def bit_reversal_permutation(n: int) -> npt.NDArray[np.uint32]:
     bits = n.bit_length() - 1
     idx = np.arange(n, dtype=np.uint32)
     rev = np.zeros(n, dtype=np.uint32)
@@ -118,7 +124,9 @@ class NTTPlan:
     True
     """
 
-    def __init__(self, n, p, *, dtype=None, kind="cyclic", reduction="auto", root=None):
+    def __init__(self, n: Integer, p: Integer, *, dtype: npt.DTypeLike | None = None,
+                 kind: Kind = "cyclic", reduction: Reduction = "auto",
+                 root: Integer | None = None) -> None:
         p = _checks.check_prime_modulus(p)
         self.kind = _checks.check_kind(kind)
         self.dtype = _checks.lane_dtype(p, dtype)
@@ -139,30 +147,30 @@ class NTTPlan:
                      self.dtype)
         self._modulus = modulus_constants(p, self.dtype,
                                           _ntt.montgomery_bits(p, self.dtype.itemsize))
-        self._tables: dict = {}
+        self._tables: dict[str, Any] = {}
         self._lock = threading.Lock()
 
-    def _parameters(self) -> tuple:
+    def _parameters(self) -> tuple[int, int, str, str, str, int]:
         return (self.n, self.p, self.dtype.name, self.kind, self._asked_reduction, self.root)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         # pickle and copy the parameters, not the tables or the lock: a copy (another
         # process's, say) builds its own tables on first use
         return (plan_from_parameters, (type(self),) + self._parameters())
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
         return self._parameters() == other._parameters()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((type(self).__qualname__,) + self._parameters())
 
-    def __dask_tokenize__(self):
+    def __dask_tokenize__(self) -> tuple[Any, ...]:
         # dask's key for a plan in a task graph: its parameters, as it travels
         return (type(self).__module__, type(self).__qualname__) + self._parameters()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         root = "" if self._default_root else f", root={self.root}"
         return (f"{type(self).__name__}(n={self.n}, p={self.p}, dtype={self.dtype.name!r}, "
                 f"kind={self.kind!r}, reduction={self._asked_reduction!r}{root})")
@@ -181,7 +189,7 @@ class NTTPlan:
         return 2 * (4 * n + sets * per_set) + 8 * n
 
     # ------------------------------------------------------------------ tables
-    def tables(self, family: str) -> "_ntt.TransformTables":
+    def tables(self, family: str) -> Any:
         """The twiddle tables of one (already validated) family, built once."""
         t = self._tables.get(family)
         if t is None:
@@ -192,12 +200,13 @@ class NTTPlan:
                     self._tables[family] = t
         return t
 
-    def _powers(self, base: int, start: int, count: int) -> np.ndarray:
+    def _powers(self, base: int, start: int, count: int) -> npt.NDArray[Any]:
         out = np.empty(max(count, 1), dtype=self.dtype)
         _ntt.powers(out, base, start, self.p)
         return out
 
-    def _family_form(self, family: str, values: np.ndarray, arrays: dict, key: str):
+    def _family_form(self, family: str, values: npt.NDArray[Any], arrays: dict[str, Any],
+                     key: str) -> None:
         if family == "montgomery":
             _ntt.to_montgomery(values, self.p, self._modulus["mont_bits"])
         elif family == "lazy":
@@ -208,20 +217,20 @@ class NTTPlan:
                 arrays[key + "_f"], arrays[key + "_fq"] = float_twiddles(values, self.p)
         arrays[key] = values
 
-    def _scalar_form(self, family: str, value: int):
+    def _scalar_form(self, family: str, value: int) -> tuple[int, int]:
         arr = np.array([value], dtype=self.dtype)
-        tmp: dict = {}
+        tmp: dict[str, Any] = {}
         self._family_form(family, arr, tmp, "s")
         return int(tmp["s"][0]), int(tmp["s_q"][0]) if "s_q" in tmp else 0
 
-    def _build_tables(self, family: str) -> "_ntt.TransformTables":
+    def _build_tables(self, family: str) -> Any:
         n, p = self.n, self.p
         if self.kind == "negacyclic":
             psi = self.root
             w = psi * psi % p
         else:
             psi, w = None, self.root
-        arrays: dict = {"bitrev": bit_reversal_permutation(n)}
+        arrays: dict[str, Any] = {"bitrev": bit_reversal_permutation(n)}
         for key, base in (("fwd_tw", w), ("inv_tw", pow(w, -1, p))):
             tw = np.empty(n, dtype=self.dtype)
             _ntt.stage_twiddles(tw, self._powers(base, 1, n // 2))
@@ -237,8 +246,9 @@ class NTTPlan:
         return _ntt.TransformTables(family, self._modulus, arrays, n, scale, scale_q)
 
     # ------------------------------------------------------------------ transforms
-    def forward(self, a, *, axis=-1, out=None, workers=None, reduction=None,
-                bit_reversed=False):
+    def forward(self, a: npt.ArrayLike, *, axis: Integer = -1, out: IntegerArray | None = None,
+                workers: Integer | None = None, reduction: Reduction | None = None,
+                bit_reversed: bool = False) -> IntegerArray:
         """Forward NTT along `axis`, whose length must be n.
 
         Parameters
@@ -263,8 +273,9 @@ class NTTPlan:
         """
         return self._transform(a, axis, out, workers, reduction, bit_reversed, True)
 
-    def inverse(self, a, *, axis=-1, out=None, workers=None, reduction=None,
-                bit_reversed=False):
+    def inverse(self, a: npt.ArrayLike, *, axis: Integer = -1, out: IntegerArray | None = None,
+                workers: Integer | None = None, reduction: Reduction | None = None,
+                bit_reversed: bool = False) -> IntegerArray:
         """Normalised inverse NTT along `axis`, parameters as :meth:`forward`;
         ``bit_reversed=True`` takes the bit-reversed order that
         ``forward(..., bit_reversed=True)`` produces.
@@ -280,15 +291,16 @@ class NTTPlan:
 
     __call__ = forward
 
-    def _family(self, reduction):
+    def _family(self, reduction: Reduction | None) -> str:
         if reduction is None:
             return self.reduction
         if reduction == "auto":
             return self._auto
         return _checks.check_reduction(reduction, self.p, self.dtype)
 
-    def _transform(self, a, axis, out, workers, reduction, bit_reversed, is_forward,
-                   dtype=None):
+    def _transform(self, a: npt.ArrayLike, axis: Integer, out: IntegerArray | None,
+                   workers: Integer | None, reduction: Reduction | None, bit_reversed: bool,
+                   is_forward: bool, dtype: np.dtype[Any] | None = None) -> IntegerArray:
         """The transform of `a`; dtype: the result's dtype when no `out` is given (None:
         result_dtype's choice)."""
         if out is None and bit_reversed is False and dtype is None:
@@ -334,7 +346,7 @@ class NTTPlan:
             # (32 bytes a value bound the copies below: a small call skips the estimate)
             self._check_memory(arr, family, convert or arr.dtype.kind == "O", last, direct,
                                out is None and result_dt is not self.dtype)
-        if unchecked:
+        if unchecked and lanes is not None:
             src = lanes
         else:
             # A dtype conversion goes to a per-thread scratch buffer: a fresh temporary
@@ -346,7 +358,7 @@ class NTTPlan:
         kernel = _ntt.TRANSFORMS[self.dtype][is_forward]
         moved = src if last else np.moveaxis(src, axis, -1)
         rows = np.ascontiguousarray(moved).reshape(-1, self.n)
-        dst = (out.view(self.dtype).reshape(-1, self.n) if direct
+        dst = (out.view(self.dtype).reshape(-1, self.n) if direct and out is not None
                else aligned_empty(rows.shape, rows.dtype))
         largest = kernel(rows, dst, self.tables(family), threads, not bit_reversed)
         if unchecked and largest >= self.p:
@@ -361,7 +373,8 @@ class NTTPlan:
             out[...] = result   # (values in [0, p), which out's dtype holds)
         return out
 
-    def _check_memory(self, arr, family, convert, last, direct, widen) -> None:
+    def _check_memory(self, arr: npt.NDArray[Any], family: str, convert: bool, last: bool,
+                      direct: bool, widen: bool) -> None:
         """check_memory for a transform of `arr`: the converted lanes, the contiguous
         rows (another axis than the last, or a strided array), the result when it is
         not written into `out`, its widened copy (widen: another dtype than the
@@ -374,7 +387,9 @@ class NTTPlan:
         check_memory(need, "a transform of shape {} on {} lanes", arr.shape, self.dtype)
 
 
-def single_row_transform(plan, a, axis, reduction, workers, is_forward):
+def single_row_transform(plan: NTTPlan, a: object, axis: Integer,
+                         reduction: Reduction | None, workers: Integer | None,
+                         is_forward: bool) -> IntegerArray | None:
     """plan's transform of a 1-D ndarray, list or tuple `a` of n < PARALLEL_MIN_ELEMENTS
     values (one thread whatever `workers` says) in one compiled call, natural order
     into a fresh array (_ntt.transform_row: the layers of _transform cost ~10 us,
@@ -391,7 +406,7 @@ def single_row_transform(plan, a, axis, reduction, workers, is_forward):
         tables = plan.tables(plan._family(reduction))
     except ValueError:
         return None
-    result = _ntt.transform_row(a, tables, is_forward)
+    result: IntegerArray | None = _ntt.transform_row(a, tables, is_forward)
     if result is None:
         return None
     if workers is not None:
@@ -402,21 +417,23 @@ def single_row_transform(plan, a, axis, reduction, workers, is_forward):
     return result.astype(dt)   # (a uint32 / uint64 input keeps its dtype)
 
 
-def plan_from_parameters(cls, n, p, dtype_name, kind, reduction, root):
+def plan_from_parameters(cls: Callable[..., _Plan], n: int, p: int, dtype_name: str, kind: Kind,
+                         reduction: Reduction, root: int) -> _Plan:
     """A plan of class `cls` (this module's NTTPlan, ntt_cy.cuda's, or a subclass) from
     the parameters its __reduce__ gives: how plans are pickled and copied."""
     return cls(n, p, dtype=np.dtype(dtype_name), kind=kind, reduction=reduction, root=root)
 
 
 @lru_cache(maxsize=64)
-def cached_plan(n, p, dtype_name, kind, root):
+def cached_plan(n: int, p: int, dtype_name: str | None, kind: Kind, root: int | None) -> NTTPlan:
     """The plan cache behind get_plan, for callers whose n and p are already exact ints
     and kind a str (dtype_name: None or a lane dtype's name; root: None or an int).
     NTTPlan validates everything; failed constructions are not cached."""
     return NTTPlan(n, p, dtype=dtype_name, kind=kind, root=root)
 
 
-def get_plan(n, p, *, dtype=None, kind="cyclic", root=None) -> NTTPlan:
+def get_plan(n: Integer, p: Integer, *, dtype: npt.DTypeLike | None = None, kind: Kind = "cyclic",
+             root: Integer | None = None) -> NTTPlan:
     """A cached plan per (n, p, kind, lane width, root); reduction is chosen per call."""
     if dtype is None and root is None and type(n) is int and type(p) is int and type(kind) is str:
         return cached_plan(n, p, None, kind, None)   # nothing to convert: the common call

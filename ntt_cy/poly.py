@@ -9,8 +9,10 @@ compiled call.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ntt_cy._kernels.crt import wide as _wide
 from ntt_cy._products import peak_bytes, run_route
@@ -21,6 +23,7 @@ from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, che
                                     unsigned_view)
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, requested_workers
+from ntt_cy._typing import Backend, Integer, PolyKind
 
 __all__ = ["polymul", "convolve"]
 
@@ -31,7 +34,9 @@ U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
 PEAK_BYTES_PER_VALUE = 4096
 
 
-def polymul(a, b, modulus, *, kind="linear", out=None, workers=None, backend="cpu"):
+def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyKind = "linear",
+            out: npt.NDArray[Any] | None = None, workers: Integer | None = None,
+            backend: Backend = "cpu") -> npt.NDArray[Any]:
     """Product of polynomials a and b with coefficients modulo `modulus`.
 
     Parameters
@@ -146,14 +151,15 @@ def polymul(a, b, modulus, *, kind="linear", out=None, workers=None, backend="cp
 convolve = polymul
 
 
-def output_dtype(m: int) -> np.dtype:
+def output_dtype(m: int) -> np.dtype[Any]:
     """uint32 for m <= 2**32, uint64 up to 2**64, object (Python ints) above."""
     if m <= 1 << 32:
         return U32
     return U64 if m <= 1 << 64 else OBJ
 
 
-def _deliver(result, out, m):
+def _deliver(result: npt.NDArray[Any], out: npt.NDArray[Any] | None, m: Integer
+             ) -> npt.NDArray[Any]:
     """result, or result written into the user's `out` (checked here: any 32- or
     64-bit integer dtype that holds [0, m), or object)."""
     if out is None:
@@ -168,7 +174,8 @@ def _deliver(result, out, m):
 
 # ---------------------------------------------------------------- the operands
 
-def _read_operands(a, b, m, workers):
+def _read_operands(a: Any, b: Any, m: int, workers: Integer | None
+                   ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], bool, bool, int | None]:
     """(A, B, a_reduced, b_reduced, threads): a and b as checked integer ndarrays (B is
     A for a square), each read once: lists and tuples before `workers` is checked, every
     other input after it; a_reduced, b_reduced: whether their values are residues mod m
@@ -186,7 +193,8 @@ def _read_operands(a, b, m, workers):
     return A, B, a_reduced, b_reduced, threads
 
 
-def _operand(x, m, name, checked=False):
+def _operand(x: Any, m: int, name: str, checked: bool = False
+             ) -> tuple[npt.NDArray[Any], bool]:
     """(x as a checked integer ndarray, whether its values are residues mod m already):
     object arrays of exact Python ints in [0, m), m >= 2**64, are taken as they are.
     checked: x is one already (a list read by as_integer_array)."""
@@ -199,7 +207,8 @@ def _operand(x, m, name, checked=False):
     return x, False
 
 
-def _unchecked_rows(A, B, m, batch):
+def _unchecked_rows(A: npt.NDArray[Any], B: npt.NDArray[Any], m: int, batch: tuple[int, ...]
+                    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any]] | None:
     """The rows of 32/64-bit integer arrays A and B as unsigned lanes of their widths
     (views, unchecked: see checks.unsigned_view for when a maximum over them suffices),
     as _rows makes them, or None."""
@@ -216,7 +225,7 @@ def _unchecked_rows(A, B, m, batch):
     return None if lanes_b is None else _rows(lanes_a, lanes_b, batch)
 
 
-def _residues(arr, m, name):
+def _residues(arr: npt.NDArray[Any], m: int, name: str) -> npt.NDArray[Any]:
     """arr mod m: unsigned lanes for m < 2**64 (uint64 for 64-bit inputs, so that
     values already in [0, m) are a view of arr, not a copy; else uint32 when
     m <= 2**32), else an object array of Python ints."""
@@ -233,7 +242,8 @@ def _residues(arr, m, name):
     return out
 
 
-def _rows(A, B, batch):
+def _rows(A: npt.NDArray[Any], B: npt.NDArray[Any], batch: tuple[int, ...]
+          ) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """A and B broadcast to batch + (their length,), as C-contiguous 2-D arrays of rows
     of one unsigned width (uint32 rows widened where the other's are uint64, as the
     one-call kernels want), or of objects."""
@@ -244,7 +254,7 @@ def _rows(A, B, batch):
     return A2, B2
 
 
-def _batch_rows(x, batch):
+def _batch_rows(x: npt.NDArray[Any], batch: tuple[int, ...]) -> npt.NDArray[Any]:
     """x broadcast to batch + (len,), as a C-contiguous 2-D array of rows."""
     n = x.shape[-1]
     full = x if x.shape[:-1] == batch else np.broadcast_to(x, batch + (n,))

@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # (numpy is imported only when a numpy integer is passed)
+    from ntt_cy._typing import Integer
 
 __all__ = [
     "is_prime",
@@ -34,7 +38,7 @@ _MR_EXACT_BELOW = 3317044064679887385961981
 SMALL_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47)
 
 
-def _check_int(n, name="n"):
+def _check_int(n: object, name: str = "n") -> int:
     if isinstance(n, bool) or not isinstance(n, int):
         try:
             import numpy as np
@@ -47,7 +51,7 @@ def _check_int(n, name="n"):
     return n
 
 
-def is_prime(n: int) -> bool:
+def is_prime(n: Integer) -> bool:
     """Whether ``n`` is prime: exact below 3.3e24, the Baillie-PSW test above.
 
     Parameters
@@ -177,7 +181,7 @@ def _pollard_brent(n: int) -> int:
     raise ArithmeticError(f"could not factor {n}")  # pragma: no cover
 
 
-def factorize(n: int) -> dict:
+def factorize(n: Integer) -> dict[int, int]:
     """Prime factorisation of ``n >= 1`` as ``{prime: exponent}`` (Pollard-Brent).
 
     Examples
@@ -191,10 +195,10 @@ def factorize(n: int) -> dict:
 
 
 @lru_cache(maxsize=1024)
-def _factorize(n: int) -> dict:
+def _factorize(n: int) -> dict[int, int]:
     if n < 1:
         raise ValueError(f"factorize needs n >= 1, got {n}")
-    factors: dict = {}
+    factors: dict[int, int] = {}
     for q in SMALL_PRIMES:
         while n % q == 0:
             factors[q] = factors.get(q, 0) + 1
@@ -210,7 +214,7 @@ def _factorize(n: int) -> dict:
     return dict(sorted(factors.items()))
 
 
-def two_adicity(p: int) -> int:
+def two_adicity(p: Integer) -> int:
     """The largest k with 2**k dividing p - 1: for a prime p, 2**k is the longest
     power-of-two cyclic NTT modulo p (2**(k-1) for a negacyclic one).  0 for p <= 1.
 
@@ -225,7 +229,7 @@ def two_adicity(p: int) -> int:
     return (m & -m).bit_length() - 1 if m > 0 else 0
 
 
-def primitive_root(p: int) -> int:
+def primitive_root(p: Integer) -> int:
     """The smallest generator of the multiplicative group modulo the prime ``p``.
 
     ValueError when p is not prime.
@@ -252,7 +256,8 @@ def _primitive_root(p: int) -> int:
     return g
 
 
-def root_of_unity(n: int, p: int, root: int | None = None) -> int:
+def root_of_unity(n: Integer, p: Integer,
+                  root: Integer | None = None) -> int:
     """A primitive ``n``-th root of unity modulo the prime ``p`` (any n dividing p - 1).
 
     Parameters
@@ -284,8 +289,9 @@ def root_of_unity(n: int, p: int, root: int | None = None) -> int:
     return root
 
 
-def ntt_primes(bits: int, min_two_adicity: int | None = None, count: int = 1, *,
-               n: int | None = None, allow_fewer: bool = False) -> list:
+def ntt_primes(bits: Integer, min_two_adicity: Integer | None = None,
+               count: Integer = 1, *, n: Integer | None = None,
+               allow_fewer: bool = False) -> list[int]:
     """The ``count`` largest primes ``p < 2**bits`` with ``2**min_two_adicity | p - 1``:
     primes for NTTs of length ``2**min_two_adicity`` (cyclic) or half of it
     (negacyclic).
@@ -333,7 +339,7 @@ def ntt_primes(bits: int, min_two_adicity: int | None = None, count: int = 1, *,
                          f"got {bits}, {min_two_adicity}, {count}")
     step = 1 << min_two_adicity
     c = ((1 << bits) - 2) // step
-    found = []
+    found: list[int] = []
     while len(found) < count and c > 0:
         p = c * step + 1
         if is_prime(p):

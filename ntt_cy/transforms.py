@@ -1,18 +1,22 @@
 """ntt / intt: the numpy-style function interface over cached plans."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from ntt_cy._support import checks as _checks
 from ntt_cy._support.checks import check_backend
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers
-from ntt_cy.plan import cached_plan, get_plan, single_row_transform
+from ntt_cy._typing import Backend, Integer, IntegerArray, Kind, Reduction
+from ntt_cy.plan import NTTPlan, cached_plan, get_plan, single_row_transform
 
 
 __all__ = ["ntt", "intt"]
 
 
-def fit_length(arr: np.ndarray, n: int, axis: int) -> np.ndarray:
+def fit_length(arr: npt.NDArray[Any], n: int, axis: int) -> npt.NDArray[Any]:
     """arr cropped (a view) or zero-padded (a copy) to length n along `axis`, as
     scipy.fft's n= does."""
     length = arr.shape[axis]
@@ -25,7 +29,9 @@ def fit_length(arr: np.ndarray, n: int, axis: int) -> np.ndarray:
     return padded
 
 
-def _plan_for(a, p, n, axis, kind, dtype, root):
+def _plan_for(a: npt.ArrayLike, p: Integer, n: Integer | None, axis: Integer, kind: Kind,
+              dtype: npt.DTypeLike | None, root: Integer | None
+              ) -> tuple[npt.NDArray[Any], int, NTTPlan]:
     """(a as a validated integer ndarray cropped or padded to n, the axis, its cached
     plan): converted once, here."""
     a = _checks.as_integer_array(a, allow_empty=True)
@@ -46,7 +52,8 @@ def _plan_for(a, p, n, axis, kind, dtype, root):
     return a, axis, get_plan(a.shape[axis], p, dtype=dtype, kind=kind, root=root)
 
 
-def _single_row(a, p, axis, kind, reduction, workers, is_forward):
+def _single_row(a: npt.ArrayLike, p: Integer, axis: Integer, kind: Kind, reduction: Reduction,
+                workers: Integer | None, is_forward: bool) -> IntegerArray | None:
     """ntt / intt of a small 1-D ndarray, list or tuple with the default plan
     (plan.single_row_transform), or None for the general route."""
     if type(p) is not int or type(kind) is not str:
@@ -61,7 +68,10 @@ def _single_row(a, p, axis, kind, reduction, workers, is_forward):
     return single_row_transform(plan, a, axis, reduction, workers, is_forward)
 
 
-def _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend, inverse):
+def _transform(a: npt.ArrayLike, p: Integer, n: Integer | None, axis: Integer,
+               out: IntegerArray | None, workers: Integer | None, kind: Kind,
+               reduction: Reduction, dtype: npt.DTypeLike | None, root: Integer | None,
+               backend: Backend, inverse: bool) -> IntegerArray:
     """ntt / intt past the one-row route (which the two functions try first)."""
     if check_backend(backend) == "cuda":
         return _cuda_transform(a, p, n, axis, out, workers, kind, reduction, dtype, root,
@@ -71,7 +81,10 @@ def _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backen
                            None if dtype is None else plan.dtype)
 
 
-def _cuda_transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, inverse):
+def _cuda_transform(a: npt.ArrayLike, p: Integer, n: Integer | None, axis: Integer,
+                    out: IntegerArray | None, workers: Integer | None, kind: Kind,
+                    reduction: Reduction, dtype: npt.DTypeLike | None, root: Integer | None,
+                    inverse: bool) -> IntegerArray:
     from ntt_cy import cuda
 
     check_workers(workers)   # as on the CPU; the GPU sizes its own grid
@@ -81,11 +94,15 @@ def _cuda_transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, i
                              "the transform length")
         a, _, _ = _plan_for(a, p, n, axis, kind, dtype, root)
     fn = cuda.intt if inverse else cuda.ntt
-    return fn(a, p, axis=axis, out=out, kind=kind, reduction=reduction, dtype=dtype, root=root)
+    result: IntegerArray = fn(a, p, axis=axis, out=out, kind=kind, reduction=reduction,
+                              dtype=dtype, root=root)   # (a device array for device inputs)
+    return result
 
 
-def ntt(a, p, *, n=None, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto",
-        dtype=None, root=None, backend="cpu"):
+def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer = -1,
+        out: IntegerArray | None = None, workers: Integer | None = None,
+        kind: Kind = "cyclic", reduction: Reduction = "auto", dtype: npt.DTypeLike | None = None,
+        root: Integer | None = None, backend: Backend = "cpu") -> IntegerArray:
     """Forward number-theoretic transform modulo the prime `p` along `axis`.
 
     A[k] = sum_i a[i] w^(i k) mod p (cyclic), or sum_i a[i] psi^i w^(i k) with
@@ -156,8 +173,10 @@ def ntt(a, p, *, n=None, axis=-1, out=None, workers=None, kind="cyclic", reducti
                       False)
 
 
-def intt(a, p, *, n=None, axis=-1, out=None, workers=None, kind="cyclic", reduction="auto",
-         dtype=None, root=None, backend="cpu"):
+def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer = -1,
+         out: IntegerArray | None = None, workers: Integer | None = None,
+         kind: Kind = "cyclic", reduction: Reduction = "auto", dtype: npt.DTypeLike | None = None,
+         root: Integer | None = None, backend: Backend = "cpu") -> IntegerArray:
     """Inverse of :func:`ntt` (normalised: ``intt(ntt(x, p), p) == x``); the same
     parameters, `a` the transform values in natural order (cropped or zero-padded to
     `n` when given, as scipy.fft.ifft does).

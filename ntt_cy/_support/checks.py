@@ -5,10 +5,15 @@ ValueError or TypeError whose message names the condition.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeGuard
+
 import numpy as np
 
 from ntt_cy._support.int_lists import int64_from_ints
 from ntt_cy.primes import is_prime
+
+if TYPE_CHECKING:
+    from ntt_cy._typing import Kind, PolyKind
 
 BACKENDS = ("cpu", "cuda")
 KINDS = ("cyclic", "negacyclic")
@@ -58,7 +63,7 @@ def lane_dtype(p: int, dtype=None) -> np.dtype:
 POLY_KINDS = ("linear", "cyclic", "negacyclic")
 
 
-def check_poly_kind(kind: str) -> str:
+def check_poly_kind(kind: str) -> PolyKind:
     if kind not in POLY_KINDS:
         raise ValueError(f"kind must be one of {POLY_KINDS}, got {kind!r}")
     return kind
@@ -72,7 +77,7 @@ def normalize_axis(axis, ndim: int) -> int:
     return axis % ndim
 
 
-def check_kind(kind: str) -> str:
+def check_kind(kind: str) -> Kind:
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     return kind
@@ -137,7 +142,7 @@ def check_reduction(reduction: str, p: int, dt: np.dtype) -> str:
     return str(reduction)   # a str subclass (numpy.str_) as the plain str the tables take
 
 
-def is_integer(v) -> bool:
+def is_integer(v: object) -> TypeGuard[int | np.integer[Any]]:
     """A Python or numpy integer that is not a bool."""
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
@@ -331,7 +336,7 @@ def _same_view(x: np.ndarray, y: np.ndarray) -> bool:
             and x.dtype.itemsize == y.dtype.itemsize)
 
 
-def holds_residues(dt: np.dtype, p: int) -> bool:
+def holds_residues(dt: np.dtype[Any], p: int | np.integer[Any]) -> bool:
     """Whether a 32- or 64-bit integer dtype holds every value in [0, p): unsigned up to
     p = 2^bits, signed up to p = 2^(bits-1)."""
     if dt.kind not in "iu" or dt.itemsize not in (4, 8):
@@ -383,8 +388,8 @@ def check_out(out, shape, dt, source: np.ndarray) -> np.ndarray:
     return out
 
 
-def check_residue_out(out, shape, p: int, source, what: str = "every value in [0, p)"
-                      ) -> np.ndarray:
+def check_residue_out(out, shape, p: int | np.integer[Any], source,
+                      what: str = "every value in [0, p)") -> np.ndarray:
     """Validate a user-supplied `out` for results in [0, p): any 32- or 64-bit integer
     dtype that holds them (holds_residues), of `shape`, writable, without stride-0
     axes; it may be the input `source` itself (None: no input to overlap)."""

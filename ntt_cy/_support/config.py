@@ -5,22 +5,24 @@ import json
 import os
 import platform
 import sys
+from typing import IO, Any
 
 from ntt_cy._support import openmp_env as _openmp_env
 from ntt_cy._support.threads import (PARALLEL_MIN_ELEMENTS, cpu_count, forked_single_thread,
                                      get_workers)
 
 
-def build_info() -> dict:
+def build_info() -> dict[str, Any]:
     path = os.path.join(os.path.dirname(__file__), "build_info.json")
     try:
         with open(path) as f:
-            return json.load(f)
+            info: dict[str, Any] = json.load(f)
+            return info
     except OSError:
         return {}
 
 
-def kernel_isa(info: dict) -> str:
+def kernel_isa(info: dict[str, Any]) -> str:
     from ntt_cy._support.isa import ACTIVE_ISA, EMULATED, checkable_isas, supported_isas
 
     forced = os.environ.get("NTT_CY_ISA")
@@ -31,7 +33,7 @@ def kernel_isa(info: dict) -> str:
     return f"{ACTIVE_ISA} ({how}; runnable here: {', '.join(supported_isas())}{native}{emulated})"
 
 
-def threads(info: dict) -> str:
+def threads(info: dict[str, Any]) -> str:
     """How many threads workers=None gives a kernel here, and why when it is one."""
     if not info.get("openmp"):
         return "1 (built without OpenMP)"
@@ -48,7 +50,7 @@ def _kernel_module() -> str:
     return f"_kernels.build_{ACTIVE_ISA}"
 
 
-def config() -> dict:
+def config() -> dict[str, object]:
     from ntt_cy import __version__
 
     info = build_info()
@@ -76,7 +78,7 @@ def config() -> dict:
     }
 
 
-def show_config(file=None) -> None:
+def show_config(file: IO[str] | None = None) -> None:
     """Print compiler, flags, OpenMP, kernel ISA, GPU and version information."""
     cfg = config()
     width = max(map(len, cfg))

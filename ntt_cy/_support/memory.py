@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 
+from ntt_cy._typing import Integer
+
 __all__ = ["set_memory_limit", "get_memory_limit", "available_memory", "check_memory",
            "settings"]
 
@@ -30,7 +32,7 @@ class _Settings:
 settings = _Settings()
 
 
-def set_memory_limit(nbytes) -> None:
+def set_memory_limit(nbytes: Integer | None) -> None:
     """Set the memory a single ntt_cy call may plan to use, process-wide.
 
     Calls estimate their peak memory (the arrays they allocate and the twiddle tables
@@ -155,10 +157,11 @@ def _size(nbytes: int) -> str:
     return f"{nbytes} bytes"
 
 
-def check_memory(nbytes: int, what: str, *values) -> None:
+def check_memory(nbytes: int, what: str, *values: object) -> None:
     """MemoryError when a call needs more than the limit: nbytes is its estimated peak,
     what.format(*values) the call in words (formatted only for the error: small calls
     pay no formatting)."""
+    limit: int | None
     if settings.limit is not None:
         limit, source = settings.limit, "the limit set by ntt_cy.set_memory_limit"
     elif nbytes >= CHECK_FROM_BYTES:

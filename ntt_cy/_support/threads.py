@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import os
 import threading
+from types import TracebackType
+from typing import Literal
 
 from ntt_cy._support.checks import as_int, is_integer
 from ntt_cy._support.openmp_runtime import max_threads
+from ntt_cy._typing import Integer
 
 __all__ = ["get_workers", "set_workers"]
 
@@ -37,7 +40,7 @@ def cpu_count() -> int:
 class _ThreadSettings(threading.local):
     """This thread's set_workers count (the class attribute None: none set), read as
     one attribute lookup (a missing attribute of a threading.local costs ~0.5 us)."""
-    workers = None
+    workers: int | None = None
 
 
 _settings = _ThreadSettings()
@@ -92,16 +95,17 @@ class set_workers:
     True
     """
 
-    def __init__(self, workers):
+    def __init__(self, workers: Integer | None) -> None:
         self._count = None if workers is None else requested_workers(workers)
-        self._saved = []
+        self._saved: list[int | None] = []
 
-    def __enter__(self):
+    def __enter__(self) -> set_workers:
         self._saved.append(_settings.workers)
         _settings.workers = self._count
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> Literal[False]:
         _settings.workers = self._saved.pop()
         return False
 
@@ -131,7 +135,7 @@ def forked_single_thread() -> bool:
     return _single_thread_after_fork
 
 
-def requested_workers(workers) -> int:
+def requested_workers(workers: Integer | None) -> int:
     """The count `workers` asks for: None get_workers(); k > 0 exactly k (at most
     MAX_WORKERS); -k the usable CPUs + 1 - k, for 1 <= k <= the usable CPUs; anything
     else ValueError (TypeError for non-integers).  Kernels take resolve_workers' count
@@ -152,7 +156,7 @@ def requested_workers(workers) -> int:
     return cores + 1 + workers
 
 
-def resolve_workers(workers) -> int:
+def resolve_workers(workers: Integer | None) -> int:
     """The threads a kernel call runs on: requested_workers' count, or 1 in a child
     forked after threads may have started (see _note_fork_in_child).  Only counts
     that reach a kernel should come from here: a count above 1 marks this process."""
@@ -165,21 +169,21 @@ def resolve_workers(workers) -> int:
     return count
 
 
-def check_workers(workers) -> None:
+def check_workers(workers: Integer | None) -> None:
     """requested_workers' checks without counting CPUs where none is needed."""
     if workers is None or type(workers) is int and 0 < workers <= MAX_WORKERS:
         return   # the common cases at a fraction of requested_workers' cost (small calls)
     requested_workers(workers)
 
 
-def check_thread_count(threads) -> None:
+def check_thread_count(threads: object) -> None:
     """A kernel's thread count (what resolve_workers gives): an int in [1, MAX_WORKERS],
     else ValueError (OpenMP takes any count it is given, and 0 divides)."""
     if not is_integer(threads) or not 1 <= threads <= MAX_WORKERS:
         raise ValueError(f"threads must be an integer from 1 to {MAX_WORKERS}, got {threads!r}")
 
 
-def effective_threads(workers, elements: int) -> int:
+def effective_threads(workers: Integer | None, elements: int) -> int:
     """Threads to use for a job touching `elements` values."""
     if elements < PARALLEL_MIN_ELEMENTS:
         check_workers(workers)   # validated all the same

@@ -21,10 +21,13 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections import OrderedDict
+from typing import Any, Iterator
 
 import numpy as np
+import numpy.typing as npt
 
 from .._support.checks import check_out, normalize_axis
+from .._typing import Integer, Kind, Reduction
 from ._arrays import device_view, is_device_array
 from ._driver import CudaUnavailableError, activated, is_available
 from ._validate import (
@@ -42,19 +45,20 @@ __all__ = ["is_available", "CudaUnavailableError", "device_context", "NTTPlan", 
            "polymul"]
 
 _PLAN_CACHE_SIZE = 64
-_plans: OrderedDict = OrderedDict()
+_plans: OrderedDict[tuple[Any, ...], NTTPlan] = OrderedDict()
 _plans_lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def device_context():
+def device_context() -> Iterator[None]:
     """Make ntt_cy's CUDA context current for the block (to use PyCUDA objects, e.g. the
     GPUArrays it returns); CudaUnavailableError without a GPU."""
     with activated():
         yield
 
 
-def _plan(n: int, p: int, kind: str, reduction: str, dtype, root) -> NTTPlan:
+def _plan(n: int, p: int, kind: Kind, reduction: Reduction, dtype: np.dtype[Any],
+          root: Integer | None) -> NTTPlan:
     """A cached plan (least recently used evicted); dtype: the lanes (lane_dtype),
     root: None for the default root of unity (NTTPlan checks it before it needs a GPU)."""
     key = (n, p, kind, reduction, dtype, root)
@@ -69,7 +73,8 @@ def _plan(n: int, p: int, kind: str, reduction: str, dtype, root) -> NTTPlan:
     return plan
 
 
-def _transform(a, p, axis, out, kind, reduction, inverse, dtype, root):
+def _transform(a: Any, p: Integer, axis: Integer, out: Any, kind: Kind, reduction: Reduction,
+               inverse: bool, dtype: npt.DTypeLike | None, root: Integer | None) -> Any:
     """Every argument and input check first, then the (cached) plan and the GPU."""
     p = check_prime(p)
     check_kind(kind)
@@ -88,7 +93,9 @@ def _transform(a, p, axis, out, kind, reduction, inverse, dtype, root):
                                                            validated)
 
 
-def ntt(a, p, *, axis=-1, out=None, kind="cyclic", reduction="auto", dtype=None, root=None):
+def ntt(a: Any, p: Integer, *, axis: Integer = -1, out: Any = None, kind: Kind = "cyclic",
+        reduction: Reduction = "auto", dtype: npt.DTypeLike | None = None,
+        root: Integer | None = None) -> Any:
     """Forward NTT of `a` modulo the prime p along `axis` (natural order), on the GPU:
     A[k] = sum_i a[i] w^(ik) (cyclic) or sum_i a[i] psi^i w^(ik) (negacyclic, psi^2 = w).
     numpy input -> numpy output; device input (last axis only) -> GPUArray (or `out`).
@@ -96,6 +103,8 @@ def ntt(a, p, *, axis=-1, out=None, kind="cyclic", reduction="auto", dtype=None,
     return _transform(a, p, axis, out, kind, reduction, False, dtype, root)
 
 
-def intt(a, p, *, axis=-1, out=None, kind="cyclic", reduction="auto", dtype=None, root=None):
+def intt(a: Any, p: Integer, *, axis: Integer = -1, out: Any = None, kind: Kind = "cyclic",
+         reduction: Reduction = "auto", dtype: npt.DTypeLike | None = None,
+         root: Integer | None = None) -> Any:
     """Normalised inverse NTT on the GPU: intt(ntt(a, p), p) == a."""
     return _transform(a, p, axis, out, kind, reduction, True, dtype, root)

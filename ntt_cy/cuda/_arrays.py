@@ -3,6 +3,7 @@ PyTorch ...) described as (address, shape, dtype), and new PyCUDA GPUArrays for 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -57,7 +58,7 @@ def device_view(obj, name: str = "a") -> DeviceView:
     return DeviceView(int(ptr), shape, dtype, bool(readonly), cai.get("stream"))
 
 
-def new_gpuarray(backend, shape, dtype):
+def new_gpuarray(backend: Any, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
     """An uninitialised PyCUDA GPUArray from the backend's memory pool."""
     from pycuda import gpuarray
 

@@ -17,6 +17,7 @@ import contextlib
 import os
 import threading
 import warnings
+from typing import Iterator
 
 import numpy as np
 
@@ -108,7 +109,7 @@ def _context_key(ctx) -> int:
 
 
 @contextlib.contextmanager
-def activated():
+def activated() -> Iterator[PyCudaBackend]:
     """Yields the PyCudaBackend of the context to use, made current for the block."""
     drv = pycuda_driver()
     current = drv.Context.get_current()

@@ -13,6 +13,8 @@ tables) for one backend; all work is queued in order on the backend's stream.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .schedule import (
     DEFAULT_GEOMETRY,
     CrtSpec,
@@ -32,7 +34,7 @@ __all__ = ["TransformEngine", "PolymulEngine", "RangeFlag"]
 class RangeFlag:
     """A device u32 that kernels set to 1 when they load an input value >= the modulus."""
 
-    def __init__(self, backend):
+    def __init__(self, backend: Any) -> None:
         self.backend = backend
         self.buffer = backend.alloc(4)
         self.ptr = self.buffer.ptr

@@ -4,13 +4,16 @@ definition, fully reduced residues)."""
 from __future__ import annotations
 
 import contextlib
+from typing import Any, ContextManager
 
 import numpy as np
+import numpy.typing as npt
 
 from ..plan import plan_from_parameters
 from ..primes import root_of_unity
 from . import _driver
 from .._support.checks import normalize_axis
+from .._typing import Integer, Kind, Reduction
 from ._arrays import device_view, is_device_array, new_gpuarray
 from ._validate import (
     as_lane_array,
@@ -45,8 +48,9 @@ class NTTPlan:
     first, so bad arguments raise ValueError / TypeError on any machine).
     """
 
-    def __init__(self, n, p, *, dtype=None, kind="cyclic", reduction="auto", root=None,
-                 _backend=None):
+    def __init__(self, n: Integer, p: Integer, *, dtype: npt.DTypeLike | None = None,
+                 kind: Kind = "cyclic", reduction: Reduction = "auto",
+                 root: Integer | None = None, _backend: Any = None) -> None:
         p = check_prime(p)
         self.kind = check_kind(kind)
         self.dtype = lane_dtype(p, dtype)
@@ -57,11 +61,11 @@ class NTTPlan:
         self.root = root
         self.spec = TransformSpec.create(self.n, p, 8 * self.dtype.itemsize, self.reduction, kind, root)
         self._backend = _backend          # a host backend in tests; None: PyCUDA
-        self._engines: dict = {}
+        self._engines: dict[int, TransformEngine] = {}
         with self._activated() as backend:   # CudaUnavailableError here without a GPU
             self._engine(backend)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         # the parameters, not the device tables: a copy (another process's, say) builds
         # its own in its own context, and raises CudaUnavailableError where there is none
         return (plan_from_parameters, (type(self), self.n, self.p, self.dtype.name,
@@ -73,35 +77,39 @@ class NTTPlan:
 
     # -- public API ---------------------------------------------------------------------
 
-    def forward(self, a, *, axis=-1, out=None, bit_reversed=False):
+    def forward(self, a: Any, *, axis: Integer = -1, out: Any = None,
+                bit_reversed: bool = False) -> Any:
         """Forward NTT along `axis` (natural order in)."""
         return self._apply(a, out, bit_reversed, False, axis)
 
-    def inverse(self, a, *, axis=-1, out=None, bit_reversed=False):
+    def inverse(self, a: Any, *, axis: Integer = -1, out: Any = None,
+                bit_reversed: bool = False) -> Any:
         """Normalised inverse NTT along `axis` (natural order out)."""
         return self._apply(a, out, bit_reversed, True, axis)
 
     # -- internals ----------------------------------------------------------------------
 
-    def _activated(self):
+    def _activated(self) -> ContextManager[Any]:
         if self._backend is not None:
             return contextlib.nullcontext(self._backend)
         return _driver.activated()
 
-    def _engine(self, backend) -> TransformEngine:
+    def _engine(self, backend: Any) -> TransformEngine:
         key = id(backend)
         eng = self._engines.get(key)
         if eng is None:
             eng = self._engines[key] = TransformEngine(self.spec, backend)
         return eng
 
-    def _run(self, eng, src, dst, rows, bit_reversed, inverse, flag=0):
+    def _run(self, eng: TransformEngine, src: int, dst: int, rows: int, bit_reversed: bool,
+             inverse: bool, flag: int = 0) -> None:
         if inverse:
             eng.inverse(src, dst, rows, bit_reversed=bit_reversed, flag=flag)
         else:
             eng.forward(src, dst, rows, bit_reversed=bit_reversed, flag=flag)
 
-    def _apply(self, a, out, bit_reversed, inverse, axis=-1, validated=False):
+    def _apply(self, a: Any, out: Any, bit_reversed: bool, inverse: bool, axis: Integer = -1,
+               validated: bool = False) -> Any:
         """validated: `a` is a numpy array already checked by as_lane_array."""
         if is_device_array(a):
             return self._apply_device(a, out, bit_reversed, inverse, axis)
@@ -127,7 +135,8 @@ class NTTPlan:
         out[...] = result
         return out
 
-    def _apply_device(self, a, out, bit_reversed, inverse, axis):
+    def _apply_device(self, a: Any, out: Any, bit_reversed: bool, inverse: bool,
+                      axis: Integer) -> Any:
         view = device_view(a)
         if normalize_axis(axis, len(view.shape)) != len(view.shape) - 1:
             raise ValueError("device arrays are transformed along their last axis only")
@@ -150,7 +159,7 @@ class NTTPlan:
                 raise ValueError(f"a has values outside [0, p) for p = {self.p}")
         return result
 
-    def _device_out(self, out, shape) -> int:
+    def _device_out(self, out: Any, shape: tuple[int, ...]) -> int:
         if not is_device_array(out):
             raise TypeError("out must be a device array when the input is a device array")
         ov = device_view(out, "out")

@@ -15,12 +15,14 @@ import contextlib
 import threading
 from collections import OrderedDict
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from ..primes import is_prime, ntt_primes, root_of_unity
 from . import _driver
 from ._arrays import device_view, is_device_array, new_gpuarray
+from .._typing import Integer, PolyKind
 from ._validate import as_int, as_lane_array, check_poly_kind
 from .abi import CRT_MAX_PRIMES, word_name
 from .engine import PolymulEngine
@@ -30,7 +32,7 @@ __all__ = ["polymul", "crt_plan"]
 
 
 @lru_cache(maxsize=64)
-def _crt_primes(log_n: int) -> tuple:
+def _crt_primes(log_n: int) -> tuple[int, ...]:
     """Up to CRT_MAX_PRIMES largest primes < 2**32 with 2**log_n | p - 1, largest first."""
     for count in range(CRT_MAX_PRIMES, 0, -1):
         try:
@@ -41,7 +43,7 @@ def _crt_primes(log_n: int) -> tuple:
 
 
 @lru_cache(maxsize=256)
-def crt_plan(m: int, log_n: int, min_len: int) -> tuple:
+def crt_plan(m: int, log_n: int, min_len: int) -> tuple[CrtSpec, int]:
     """(CrtSpec, lane bits) for products of length-2**log_n convolutions modulo m whose
     shorter input has min_len terms."""
     n = 1 << log_n
@@ -59,11 +61,12 @@ def crt_plan(m: int, log_n: int, min_len: int) -> tuple:
 
 
 _ENGINE_CACHE_SIZE = 32
-_engines: OrderedDict = OrderedDict()     # (backend id, CrtSpec, log_n) -> PolymulEngine
+# (backend id, CrtSpec, log_n) -> PolymulEngine
+_engines: OrderedDict[tuple[int, CrtSpec, int], PolymulEngine] = OrderedDict()
 _engines_lock = threading.Lock()
 
 
-def _engine(backend, crt: CrtSpec, log_n: int, bits: int) -> PolymulEngine:
+def _engine(backend: Any, crt: CrtSpec, log_n: int, bits: int) -> PolymulEngine:
     """The (cached, least recently used evicted) engine holding the primes' twiddles."""
     key = (id(backend), crt, log_n)
     with _engines_lock:
@@ -79,12 +82,13 @@ def _engine(backend, crt: CrtSpec, log_n: int, bits: int) -> PolymulEngine:
         return eng
 
 
-def _out_dtype(m: int) -> np.dtype:
+def _out_dtype(m: int) -> np.dtype[Any]:
     """As on the CPU: uint32 when m <= 2**32, else uint64."""
     return np.dtype(np.uint32 if m <= 1 << 32 else np.uint64)
 
 
-def _shapes(shape_a: tuple, shape_b: tuple, kind: str) -> tuple:
+def _shapes(shape_a: tuple[int, ...], shape_b: tuple[int, ...], kind: str
+            ) -> tuple[int, int, int, tuple[int, ...]]:
     la, lb = shape_a[-1], shape_b[-1]
     if kind != "linear" and la != lb:
         raise ValueError(f"kind={kind!r} needs a and b of the same length n, got {la} and {lb}")
@@ -93,7 +97,8 @@ def _shapes(shape_a: tuple, shape_b: tuple, kind: str) -> tuple:
     return la, lb, rows, shape_a[:-1] + (out_len,)
 
 
-def polymul(a, b, modulus, *, kind="linear", _backend=None):
+def polymul(a: Any, b: Any, modulus: Integer, *, kind: PolyKind = "linear",
+            _backend: Any = None) -> Any:
     """Product of polynomials a and b modulo ``modulus`` (any integer 1 <= modulus < 2**64),
     coefficients lowest degree first, along the last axis, row by row over the leading
     shape (numpy inputs broadcast; device inputs must have equal leading shapes).

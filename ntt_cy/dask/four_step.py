@@ -19,12 +19,15 @@ after): element-wise, in each block, no communication.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import dask.array as da
 import numpy as np
+import numpy.typing as npt
 
 from ntt_cy._support import checks as _checks
 from ntt_cy._support.threads import check_thread_count
+from ntt_cy._typing import Integer, Kind, Order, RechunkMethod
 from ntt_cy.dask import blocks
 from ntt_cy.dask.transforms import (as_dask_array, check_integer_dtype, result_dtype,
                                     transform_dtype)
@@ -37,7 +40,9 @@ RECHUNK_METHODS = (None, "tasks", "p2p")
 class FourStep:
     """The parameters of one four-step transform: lengths, roots, lanes, blocks."""
 
-    def __init__(self, x, p, n1, order, kind, root, threads, rechunk_method):
+    def __init__(self, x: da.Array | npt.ArrayLike, p: Integer, n1: Integer | None, order: Order,
+                 kind: Kind, root: Integer | None, threads: int,
+                 rechunk_method: RechunkMethod | None) -> None:
         self.x = as_dask_array(x, "x")
         check_integer_dtype(self.x, "x")
         if self.x.ndim != 1:
@@ -62,16 +67,16 @@ class FourStep:
         self.lanes = transform_dtype(self.p)
         self.result_dtype = result_dtype(self.x.dtype, self.p)   # (as ntt_cy.ntt's)
         if self.kind == "negacyclic":
-            self.psi = root_of_unity(2 * n, self.p, root)
+            self.psi: int | None = root_of_unity(2 * n, self.p, root)
             self.w = self.psi * self.psi % self.p
         else:
             self.psi = None
             self.w = root_of_unity(n, self.p, root)
         self.w_inv = pow(self.w, -1, self.p)
-        self.parts = max(self.x.numblocks[0], 1)
+        self.parts: int = max(self.x.numblocks[0], 1)
 
     @staticmethod
-    def _check_split(n, n1):
+    def _check_split(n: int, n1: Integer | None) -> int:
         if n1 is None:
             return 1 << ((n.bit_length() - 1) // 2)   # n1 <= n2, both powers of two
         n1 = _checks.as_int(n1, "n1")
@@ -79,38 +84,38 @@ class FourStep:
             raise ValueError(f"n1 = {n1} must be a power of two dividing n = {n}")
         return n1
 
-    def meta(self, ndim):
+    def meta(self, ndim: int) -> npt.NDArray[Any]:
         return np.empty((0,) * ndim, dtype=self.lanes)
 
-    def block_length(self, length):
+    def block_length(self, length: int) -> int:
         """Block length along an axis of `length` split into the input's part count."""
         return max(1, -(-length // self.parts))
 
-    def rechunk(self, arr, chunks):
+    def rechunk(self, arr: da.Array, chunks: Any) -> da.Array:
         return arr.rechunk(chunks, method=self.method)
 
-    def as_rows(self, flat, width):
+    def as_rows(self, flat: da.Array, width: int) -> da.Array:
         """A 1-D array viewed as rows of `width` (its chunks made whole rows first)."""
         rows = flat.shape[0] // width
         per_chunk = max(1, round(flat.chunksize[0] / width))
         flat = self.rechunk(flat, per_chunk * width)
         return flat.reshape(rows, width)
 
-    def twist(self, flat, base, check):
+    def twist(self, flat: da.Array, base: int, check: bool) -> da.Array:
         return flat.map_blocks(blocks.twist, self.p, base, check, self.threads,
                                dtype=self.lanes, meta=self.meta(1), token="ntt_cy-twist")
 
-    def sub_transform(self, arr, axis, root, inverse):
+    def sub_transform(self, arr: da.Array, axis: int, root: int, inverse: bool) -> da.Array:
         return arr.map_blocks(blocks.transform, self.p, axis, "cyclic", root, "auto", inverse,
                               self.threads, dtype=self.lanes, meta=self.meta(2),
                               token="ntt_cy-intt" if inverse else "ntt_cy-ntt")
 
-    def first_pass(self, arr, root, w, inverse):
+    def first_pass(self, arr: da.Array, root: int, w: int, inverse: bool) -> da.Array:
         return arr.map_blocks(blocks.first_pass, self.p, root, w, inverse, self.threads,
                               dtype=self.lanes, meta=self.meta(2),
                               token="ntt_cy-four-step-" + ("inverse" if inverse else "forward"))
 
-    def forward(self):
+    def forward(self) -> da.Array:
         n1, n2, p = self.n1, self.n2, self.p
         x = self.x
         if self.psi is not None:
@@ -124,7 +129,7 @@ class FourStep:
         Z = self.rechunk(Z.T, {0: self.block_length(n2), 1: -1}).reshape(self.n)
         return Z.astype(self.result_dtype)
 
-    def inverse(self):
+    def inverse(self) -> da.Array:
         n1, n2, p = self.n1, self.n2, self.p
         if self.order == "transposed":
             Z = self.as_rows(self.x, n2)
@@ -139,8 +144,9 @@ class FourStep:
         return x.astype(self.result_dtype)
 
 
-def ntt_large(x, p, *, n1=None, order="natural", kind="cyclic", root=None, threads=1,
-              rechunk_method=None) -> da.Array:
+def ntt_large(x: da.Array | npt.ArrayLike, p: Integer, *, n1: Integer | None = None,
+              order: Order = "natural", kind: Kind = "cyclic", root: Integer | None = None,
+              threads: int = 1, rechunk_method: RechunkMethod | None = None) -> da.Array:
     """One forward NTT of a 1-D dask array longer than a chunk (Bailey's four-step).
 
     Parameters
@@ -181,8 +187,9 @@ def ntt_large(x, p, *, n1=None, order="natural", kind="cyclic", root=None, threa
     return FourStep(x, p, n1, order, kind, root, threads, rechunk_method).forward()
 
 
-def intt_large(x, p, *, n1=None, order="natural", kind="cyclic", root=None, threads=1,
-               rechunk_method=None) -> da.Array:
+def intt_large(x: da.Array | npt.ArrayLike, p: Integer, *, n1: Integer | None = None,
+               order: Order = "natural", kind: Kind = "cyclic", root: Integer | None = None,
+               threads: int = 1, rechunk_method: RechunkMethod | None = None) -> da.Array:
     """The normalised inverse of :func:`ntt_large`: `x` in the given `order` (the one
     ntt_large produced it in, with the same `n1`), natural order out.
 

@@ -11,11 +11,15 @@ accepts works, moduli >= 2**64 included (object arrays of Python ints).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import dask.array as da
 import numpy as np
+import numpy.typing as npt
 
 from ntt_cy._support import checks as _checks
 from ntt_cy._support.threads import check_thread_count
+from ntt_cy._typing import Integer, Kind, PolyKind, RechunkMethod
 from ntt_cy.dask import blocks
 from ntt_cy.dask.four_step import intt_large, ntt_large
 from ntt_cy.dask.transforms import as_dask_array, check_integer_dtype
@@ -25,8 +29,9 @@ from ntt_cy.primes import is_prime, two_adicity
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
 
 
-def polymul(a, b, modulus, *, kind="linear", threads=1, n1=None,
-            rechunk_method=None) -> da.Array:
+def polymul(a: da.Array | npt.ArrayLike, b: da.Array | npt.ArrayLike, modulus: Integer, *,
+            kind: PolyKind = "linear", threads: int = 1, n1: Integer | None = None,
+            rechunk_method: RechunkMethod | None = None) -> da.Array:
     """Polynomial products modulo `modulus` on dask arrays, lazily.
 
     Parameters
@@ -81,7 +86,7 @@ def polymul(a, b, modulus, *, kind="linear", threads=1, n1=None,
     return _batched(a, b, m, kind, threads)
 
 
-def _batched(a, b, m, kind, threads):
+def _batched(a: da.Array, b: da.Array, m: int, kind: PolyKind, threads: int) -> da.Array:
     na, nb = a.shape[-1], b.shape[-1]
     try:
         batch = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
@@ -109,17 +114,18 @@ def _transform_prime(m: int, log2n: int) -> bool:
 class HugeProduct:
     """One product of two 1-D dask arrays through four-step transforms."""
 
-    def __init__(self, a, b, m, kind, threads, n1, method):
+    def __init__(self, a: da.Array, b: da.Array, m: int, kind: PolyKind, threads: int,
+                 n1: Integer | None, method: RechunkMethod | None) -> None:
         self.a, self.b, self.m, self.kind = a, b, m, kind
         self.threads, self.n1, self.method = threads, n1, method
-        self.parts = max(a.numblocks[0], b.numblocks[0])
+        self.parts: int = max(a.numblocks[0], b.numblocks[0])
         self.na, self.nb = a.shape[0], b.shape[0]
 
-    def result(self):
+    def result(self) -> da.Array:
         """The product, lazily, in polymul's output dtype."""
         return self._product().astype(output_dtype(self.m))
 
-    def _product(self):
+    def _product(self) -> da.Array:
         m, n = self.m, self.na
         dtype = output_dtype(m)
         if m == 1:
@@ -132,34 +138,35 @@ class HugeProduct:
             return self._wrap(self._linear(), n, negacyclic)
         return self._linear()
 
-    def _chunk(self, length):
+    def _chunk(self, length: int) -> int:
         return max(1, -(-length // self.parts))
 
-    def _reduced(self, x, name):
+    def _reduced(self, x: da.Array, name: str) -> da.Array:
         dtype = U64 if self.m < 1 << 64 else OBJ
         return x.map_blocks(blocks.reduce_to, self.m, dtype=dtype,
                             meta=np.empty((0,), dtype=dtype), token="ntt_cy-reduce")
 
-    def _padded(self, x, length):
+    def _padded(self, x: da.Array, length: int) -> da.Array:
         """x zero-padded to `length`, in the product's common chunks."""
         chunk = self._chunk(length)
         if x.shape[0] < length:
             x = da.concatenate([x, da.zeros(length - x.shape[0], dtype=x.dtype, chunks=chunk)])
         return x.rechunk(chunk, method=self.method)
 
-    def _prime_product(self, p, N, kind, a=None, b=None):
+    def _prime_product(self, p: int, N: int, kind: Kind, a: da.Array | None = None,
+                       b: da.Array | None = None) -> da.Array:
         """The cyclic (negacyclic) product of length N mod the prime p, natural order."""
         a = self._reduced(self.a, "a") if a is None else a
         b = self._reduced(self.b, "b") if b is None else b
-        options = dict(n1=self.n1, kind=kind, threads=self.threads,
-                       rechunk_method=self.method)
+        options: dict[str, Any] = dict(n1=self.n1, kind=kind, threads=self.threads,
+                                       rechunk_method=self.method)
         fa = ntt_large(self._padded(a, N), p, order="transposed", **options)
         fb = ntt_large(self._padded(b, N), p, order="transposed", **options)
         fc = da.map_blocks(blocks.multiply, fa, fb, p, self.threads, dtype=fa.dtype,
                            meta=np.empty((0,), dtype=fa.dtype), token="ntt_cy-pointwise")
         return intt_large(fc, p, order="transposed", **options)
 
-    def _linear(self):
+    def _linear(self) -> da.Array:
         m = self.m
         L = self.na + self.nb - 1
         N = _next_pow2(L)
@@ -182,13 +189,13 @@ class HugeProduct:
                                   dtype=rebuilt, meta=np.empty((0,), dtype=rebuilt),
                                   token="ntt_cy-garner")
 
-    def _residues(self, x, primes, lanes):
+    def _residues(self, x: da.Array, primes: tuple[int, ...], lanes: str) -> da.Array:
         k = len(primes)
         return x.map_blocks(blocks.residues, primes, lanes, self.m, self.threads, new_axis=0,
                             chunks=((k,),) + x.chunks, dtype=U64,
                             meta=np.empty((0, 0), dtype=U64), token="ntt_cy-residues")
 
-    def _wrap(self, linear, n, negacyclic):
+    def _wrap(self, linear: da.Array, n: int, negacyclic: bool) -> da.Array:
         """A linear product (2n - 1 coefficients) folded modulo x^n -/+ 1."""
         chunk = self._chunk(n)
         head = linear[:n].rechunk(chunk, method=self.method)

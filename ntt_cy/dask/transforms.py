@@ -6,15 +6,19 @@ chunks, so a batch of transforms needs no communication at all.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import dask.array as da
 import numpy as np
+import numpy.typing as npt
 
 from ntt_cy._support import checks as _checks
 from ntt_cy._support.threads import check_thread_count
+from ntt_cy._typing import Integer, Kind, Reduction
 from ntt_cy.dask import blocks
 
 
-def as_dask_array(x, name: str) -> da.Array:
+def as_dask_array(x: da.Array | npt.ArrayLike, name: str) -> da.Array:
     """x as a dask array (numpy arrays and lists are wrapped, in one chunk)."""
     if isinstance(x, da.Array):
         return x
@@ -30,18 +34,20 @@ def check_integer_dtype(x: da.Array, name: str) -> None:
         raise TypeError(f"{name} must hold integers, got dtype {x.dtype}")
 
 
-def transform_dtype(p: int) -> np.dtype:
+def transform_dtype(p: int) -> np.dtype[Any]:
     """The lanes ntt_cy.ntt computes on for the prime p."""
     return _checks.lane_dtype(p, None)
 
 
-def result_dtype(dtype: np.dtype, p: int) -> np.dtype:
+def result_dtype(dtype: npt.DTypeLike, p: int) -> np.dtype[Any]:
     """What ntt_cy.ntt returns for blocks of `dtype`: a uint32 or uint64 dtype that holds
     [0, p) is kept, any other gives the lanes'."""
     return _checks.result_dtype(np.dtype(dtype), p, transform_dtype(p))
 
 
-def _transform(x, p, axis, kind, root, reduction, threads, rechunk, inverse):
+def _transform(x: da.Array | npt.ArrayLike, p: Integer, axis: Integer, kind: Kind,
+               root: Integer | None, reduction: Reduction, threads: int, rechunk: bool,
+               inverse: bool) -> da.Array:
     x = as_dask_array(x, "x")
     check_integer_dtype(x, "x")
     p = _checks.check_prime_modulus(p)
@@ -72,8 +78,9 @@ def _transform(x, p, axis, kind, root, reduction, threads, rechunk, inverse):
                         token="ntt_cy-intt" if inverse else "ntt_cy-ntt")
 
 
-def ntt(x, p, *, axis=-1, kind="cyclic", root=None, reduction="auto", threads=1,
-        rechunk=True) -> da.Array:
+def ntt(x: da.Array | npt.ArrayLike, p: Integer, *, axis: Integer = -1, kind: Kind = "cyclic",
+        root: Integer | None = None, reduction: Reduction = "auto", threads: int = 1,
+        rechunk: bool = True) -> da.Array:
     """Forward NTT along `axis` of a dask array, lazily: ntt_cy.ntt on every block.
 
     Parameters
@@ -111,8 +118,9 @@ def ntt(x, p, *, axis=-1, kind="cyclic", root=None, reduction="auto", threads=1,
     return _transform(x, p, axis, kind, root, reduction, threads, rechunk, False)
 
 
-def intt(x, p, *, axis=-1, kind="cyclic", root=None, reduction="auto", threads=1,
-         rechunk=True) -> da.Array:
+def intt(x: da.Array | npt.ArrayLike, p: Integer, *, axis: Integer = -1, kind: Kind = "cyclic",
+         root: Integer | None = None, reduction: Reduction = "auto", threads: int = 1,
+         rechunk: bool = True) -> da.Array:
     """Normalised inverse NTT along `axis` of a dask array; parameters as :func:`ntt`.
 
     Examples

@@ -1,0 +1,3 @@
+"""Type stub of the compiled ntt_cy/_support/cpu.pyx."""
+
+def cpu_features() -> list[str]: ...

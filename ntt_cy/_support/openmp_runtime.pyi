@@ -1,0 +1,3 @@
+"""Type stub of the compiled ntt_cy/_support/openmp_runtime.pyx."""
+
+def max_threads() -> int: ...
