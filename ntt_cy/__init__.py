@@ -1,4 +1,21 @@
-"""ntt_cy: exact number-theoretic transforms and modular polynomial arithmetic."""
+"""ntt_cy: exact number-theoretic transforms and modular polynomial arithmetic.
+
+Transforms modulo NTT primes below 2**64 (:func:`ntt`, :func:`intt`, :class:`NTTPlan`),
+products of polynomials modulo any integer (:func:`polymul`), element-wise products
+modulo any integer below 2**64 (:func:`mul_mod`) and products of big integers
+(:func:`bigmul`); primes and roots of unity in :mod:`ntt_cy.primes`, dask arrays in
+:mod:`ntt_cy.dask`, CUDA devices in :mod:`ntt_cy.cuda`.
+
+Examples
+--------
+>>> import numpy as np, ntt_cy
+>>> p = 998244353
+>>> A = ntt_cy.ntt(np.arange(8, dtype=np.uint32), p)
+>>> ntt_cy.intt(A, p).tolist()
+[0, 1, 2, 3, 4, 5, 6, 7]
+>>> ntt_cy.polymul([1, 2, 3], [4, 5], 10**9 + 7).tolist()
+[4, 13, 22, 15]
+"""
 from types import ModuleType
 from typing import TYPE_CHECKING
 

@@ -41,12 +41,46 @@ U32 = np.dtype(np.uint32)
 
 
 def bigmul(x: Integer, y: Integer, *, workers: Integer | None = None) -> int:
-    """x * y for Python ints (any signs), equal to the builtin product.
+    """The product ``x * y`` of two integers of any size and sign, through the NTT.
 
-    Operands whose smaller one has fewer than _routing.BIGMUL_MIN_BITS bits
-    (PER_PRIME_MIN_BITS where the product cannot be one kernel call) use CPython's
-    multiplication; larger ones go through a multi-prime NTT (see the module notes).
-    workers: threads for the transforms (None or -1: all cores).
+    Equal to the builtin product.  The operands are cut into limbs of 2 to 6 bytes,
+    multiplied through CRT transforms (the limb width and primes with the least
+    transform work) and the carries propagated in C.  Where the smaller operand has
+    fewer than 7,000 bits (18,000 where the product cannot be one kernel call: very
+    unequal operands), CPython's own multiplication is faster and is used.
+
+    Parameters
+    ----------
+    x, y : int
+        Python ints or numpy integers (not bools).
+    workers : int, optional
+        Threads for the transforms, as for :func:`ntt_cy.ntt` (None:
+        :func:`ntt_cy.get_workers`).
+
+    Returns
+    -------
+    int
+        ``x * y``.
+
+    Raises
+    ------
+    TypeError
+        An operand that is not an integer (floats, bools, strings).
+    ValueError
+        A `workers` count out of range.
+
+    See Also
+    --------
+    ntt_cy.polymul : Polynomial products, which bigmul's limbs are.
+
+    Examples
+    --------
+    >>> import ntt_cy
+    >>> x, y = 3**200000, -(7**150000)
+    >>> ntt_cy.bigmul(x, y) == x * y
+    True
+    >>> ntt_cy.bigmul(12, 34)
+    408
     """
     for name, v in (("x", x), ("y", y)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):

@@ -50,7 +50,22 @@ def mul_mod(a: npt.ArrayLike, b: npt.ArrayLike, p: Integer, *, out: IntegerArray
     -------
     numpy.ndarray
         The products in ``[0, p)`` (`out` when given): dtype uint32 when
-        ``p < 2**32``, else uint64; empty inputs give an empty result.
+        ``p < 2**32``, else uint64; empty inputs give an empty result, two scalars
+        a 0-d array.
+
+    Raises
+    ------
+    ValueError
+        ``p`` outside ``[1, 2**64)``, shapes that do not broadcast, or an `out` of
+        the wrong shape.
+    TypeError
+        Non-integer factors (floats, bools) or modulus, or an `out` whose dtype
+        cannot hold ``[0, p)``.
+
+    See Also
+    --------
+    ntt_cy.ntt : Transforms whose pointwise products use the same kernel.
+    ntt_cy.polymul : Products of polynomials.
 
     Examples
     --------
@@ -60,10 +75,8 @@ def mul_mod(a: npt.ArrayLike, b: npt.ArrayLike, p: Integer, *, out: IntegerArray
     array([9223372036854775867,                   1], dtype=uint64)
     >>> ntt_cy.mul_mod([-1, 5], 7, 11)
     array([4, 2], dtype=uint32)
-
-    See Also
-    --------
-    ntt_cy.ntt : transforms whose pointwise products use the same kernel.
+    >>> int(ntt_cy.mul_mod(10**18, 10**18, 10**18 + 9))   # a 0-d array for scalars
+    81
     """
     m = _checks.as_int(p, "p")
     if not 1 <= m < 1 << 64:

@@ -84,33 +84,63 @@ def bit_reversal_permutation(n: int) -> npt.NDArray[np.uint32]:
 
 
 class NTTPlan:
-    """A reusable length-n NTT modulo the prime p.
+    """A reusable length-n NTT modulo the prime p: its twiddle tables, built once.
 
     Parameters
     ----------
     n : int
         Transform length, a power of two dividing p - 1 (2n must divide p - 1 for
-        ``kind="negacyclic"``).
+        ``kind="negacyclic"``), at most 2**32.
     p : int
         Prime modulus, p < 2**32 for uint32 lanes, p < 2**64 for uint64 lanes.
-    dtype : {None, numpy.uint32, numpy.uint64}
+    dtype : {None, numpy.uint32, numpy.uint64}, optional
         Lane width; None picks uint32 when p < 2**32.
-    kind : {"cyclic", "negacyclic"}
+    kind : {"cyclic", "negacyclic"}, default "cyclic"
         Cyclic: A[k] = sum a[i] w^(ik).  Negacyclic: A[k] = sum a[i] psi^i w^(ik)
         with psi a primitive 2n-th root and w = psi^2 (products modulo x^n + 1).
-    reduction : {"auto", "montgomery", "barrett", "lazy"}
+    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
         Default butterfly family; every family gives identical results.
     root : int, optional
         A primitive n-th root of unity (2n-th for negacyclic) to use instead of the
         default g^((p-1)/n), g the smallest generator.
 
+    Attributes
+    ----------
+    n, p : int
+        The length and the modulus.
+    dtype : numpy.dtype
+        The lanes (uint32 or uint64).
+    kind : str
+        "cyclic" or "negacyclic".
+    reduction : str
+        The family "auto" resolved to (or the one asked for).
+    root : int
+        The root of unity in use (n-th; 2n-th for negacyclic).
+
+    Raises
+    ------
+    ValueError
+        n not a power of two dividing p - 1 (2n for negacyclic) or above 2**32, p not
+        a prime of the lanes' range, a family not valid for p (``"lazy"`` needs
+        4p <= 2**bits), a `root` that is not a primitive root of the right order.
+    TypeError
+        Non-integer `n`, `p` or `root`.
+    MemoryError
+        The tables and one row would exceed the memory available.
+
+    See Also
+    --------
+    ntt, intt : The same transforms with cached plans.
+    ntt_cy.cuda.NTTPlan : The plan on a CUDA device.
+
+    Notes
+    -----
     Twiddle tables are built on first use of each family and shared by every thread:
     one plan may be used from several Python threads at once.  Plans are equal (and
     hash alike) when their parameters are: n, p, the lanes, kind, the reduction asked
     for and the root; they pickle, copy and tokenize (dask) by those parameters.  A
     plan transforms arrays of length n only (no cropping or padding: ``ntt(..., n=)``
-    does that); n up to 2**32, and a plan whose tables and one row exceed the memory
-    available raises MemoryError when it is made.
+    does that).  Calling a plan is :meth:`forward`.
 
     Examples
     --------
@@ -255,14 +285,35 @@ class NTTPlan:
         ----------
         a : array_like of integers
             Values in [0, p), as :func:`ntt_cy.ntt` takes them.
-        axis, out, workers
-            As in :func:`ntt_cy.ntt`; the result's dtype too (a uint32 or uint64 input
-            that holds [0, p) keeps its own, any other gets the plan's lanes).
-        reduction : {None, "auto", "montgomery", "barrett", "lazy"}
+        axis : int, default -1
+            Axis to transform; its length must be n.
+        out : ndarray, optional
+            Where to write the result, as in :func:`ntt_cy.ntt`.
+        workers : int, optional
+            Threads, as in :func:`ntt_cy.ntt`.
+        reduction : {None, "auto", "montgomery", "barrett", "lazy"}, optional
             None takes the plan's family.
-        bit_reversed : bool
+        bit_reversed : bool, default False
             True: the result in bit-reversed order (skips the permutation; for work
             that only multiplies transforms pointwise).
+
+        Returns
+        -------
+        ndarray
+            The transform (`out` when given): a uint32 or uint64 input that holds
+            [0, p) keeps its dtype, any other gets the plan's lanes.
+
+        Raises
+        ------
+        ValueError
+            A length along `axis` other than n, values outside [0, p), or an argument
+            :func:`ntt_cy.ntt` refuses.
+        TypeError
+            As :func:`ntt_cy.ntt`; a non-bool `bit_reversed`.
+
+        See Also
+        --------
+        inverse : The inverse transform.
 
         Examples
         --------
@@ -270,21 +321,56 @@ class NTTPlan:
         >>> plan = ntt_cy.NTTPlan(4, 17)
         >>> plan.forward([1, 2, 3, 4]).tolist(), plan.forward([1, 2, 3, 4], bit_reversed=True).tolist()
         ([10, 6, 15, 7], [10, 15, 6, 7])
+        >>> plan([1, 2, 3, 4]).tolist()   # calling a plan is forward
+        [10, 6, 15, 7]
         """
         return self._transform(a, axis, out, workers, reduction, bit_reversed, True)
 
     def inverse(self, a: npt.ArrayLike, *, axis: Integer = -1, out: IntegerArray | None = None,
                 workers: Integer | None = None, reduction: Reduction | None = None,
                 bit_reversed: bool = False) -> IntegerArray:
-        """Normalised inverse NTT along `axis`, parameters as :meth:`forward`;
-        ``bit_reversed=True`` takes the bit-reversed order that
-        ``forward(..., bit_reversed=True)`` produces.
+        """Normalised inverse NTT along `axis`: ``inverse(forward(x)) == x``.
+
+        Parameters
+        ----------
+        a : array_like of integers
+            Transform values in [0, p), natural order, or bit-reversed order with
+            ``bit_reversed=True`` (the order ``forward(..., bit_reversed=True)`` gives).
+        axis : int, default -1
+            Axis to transform; its length must be n.
+        out : ndarray, optional
+            Where to write the result, as in :func:`ntt_cy.ntt`.
+        workers : int, optional
+            Threads, as in :func:`ntt_cy.ntt`.
+        reduction : {None, "auto", "montgomery", "barrett", "lazy"}, optional
+            None takes the plan's family.
+        bit_reversed : bool, default False
+            Whether `a` is in bit-reversed order.
+
+        Returns
+        -------
+        ndarray
+            The inverse transform in natural order (`out` when given), dtype as
+            :meth:`forward` gives it.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`forward`.
+        TypeError
+            As :meth:`forward`.
+
+        See Also
+        --------
+        forward : The forward transform.
 
         Examples
         --------
         >>> import ntt_cy
         >>> plan = ntt_cy.NTTPlan(4, 17)
         >>> plan.inverse(plan.forward([1, 2, 3, 4])).tolist()
+        [1, 2, 3, 4]
+        >>> plan.inverse(plan.forward([1, 2, 3, 4], bit_reversed=True), bit_reversed=True).tolist()
         [1, 2, 3, 4]
         """
         return self._transform(a, axis, out, workers, reduction, bit_reversed, False)

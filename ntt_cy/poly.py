@@ -71,6 +71,29 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
         Coefficients in [0, m) (`out` when given): dtype uint32 when m <= 2**32,
         uint64 when m <= 2**64, and object (Python ints) above.
 
+    Raises
+    ------
+    ValueError
+        A modulus below 1, an empty or 0-d polynomial, batch shapes that do not
+        broadcast, operands of different lengths for a cyclic or negacyclic product,
+        an `out` of the wrong shape, a `workers` count out of range, or a modulus
+        beyond what the CRT route reaches (the message names the bound).
+    TypeError
+        Non-integer coefficients (floats, bools arrays), a non-integer modulus, or an
+        `out` whose dtype cannot hold [0, m).
+    MemoryError
+        The product would need more memory than is available (or than
+        :func:`ntt_cy.set_memory_limit` allows).
+
+    See Also
+    --------
+    convolve : The same function.
+    ntt_cy.ntt : The transforms underneath.
+    ntt_cy.bigmul : Products of big integers.
+    ntt_cy.dask.polymul : Products of dask arrays.
+
+    Notes
+    -----
     Every result is exact.  Moduli >= 2**64: small linear products (rows * len(a) *
     len(b) * m.bit_length() <= 2**16) by a Python-int schoolbook; the others through
     the same multi-prime CRT, the operands' residues and the coefficients mod m
@@ -92,10 +115,6 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
     >>> _ = ntt_cy.polymul([[1, 1], [1, 2]], [1, 1], 10**9 + 7, out=out)
     >>> out.tolist()
     [[1, 2, 1], [1, 3, 2]]
-
-    See Also
-    --------
-    ntt_cy.ntt, ntt_cy.bigmul
     """
     if check_backend(backend) == "cuda":
         from ntt_cy import cuda

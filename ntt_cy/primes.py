@@ -12,6 +12,16 @@ come back on every call of the library.
     primitive_root(p)               the smallest generator mod a prime p
     root_of_unity(n, p)             a primitive n-th root of unity mod p
     ntt_primes(bits, k, count)      the largest primes below 2**bits with 2**k | p - 1
+
+Examples
+--------
+>>> from ntt_cy import primes
+>>> p = primes.ntt_primes(30, n=2**20)[0]        # a prime for transforms of 2**20 points
+>>> p, primes.is_prime(p), primes.two_adicity(p) >= 20
+(1053818881, True, True)
+>>> w = primes.root_of_unity(2**20, p)
+>>> pow(w, 2**20, p), pow(w, 2**19, p) == p - 1
+(1, True)
 """
 from __future__ import annotations
 
@@ -62,6 +72,16 @@ def is_prime(n: Integer) -> bool:
     Returns
     -------
     bool
+        True for primes.
+
+    Raises
+    ------
+    TypeError
+        A non-integer `n` (floats and bools too).
+
+    See Also
+    --------
+    factorize : The prime factors of a composite.
 
     Examples
     --------
@@ -184,11 +204,34 @@ def _pollard_brent(n: int) -> int:
 def factorize(n: Integer) -> dict[int, int]:
     """Prime factorisation of ``n >= 1`` as ``{prime: exponent}`` (Pollard-Brent).
 
+    Parameters
+    ----------
+    n : int
+        A positive integer.
+
+    Returns
+    -------
+    dict of int to int
+        Each prime factor (ascending) and its exponent; ``{}`` for 1.
+
+    Raises
+    ------
+    ValueError
+        ``n < 1``.
+    TypeError
+        A non-integer `n`.
+
+    See Also
+    --------
+    is_prime : Primality alone.
+
     Examples
     --------
     >>> from ntt_cy.primes import factorize
     >>> factorize(998244353 - 1)
     {2: 23, 7: 1, 17: 1}
+    >>> factorize(2**64 + 1)
+    {274177: 1, 67280421310721: 1}
     """
     # (checked before the cache: 12.0 == 12 would find 12's entry)
     return dict(_factorize(_check_int(n)))
@@ -215,8 +258,29 @@ def _factorize(n: int) -> dict[int, int]:
 
 
 def two_adicity(p: Integer) -> int:
-    """The largest k with 2**k dividing p - 1: for a prime p, 2**k is the longest
-    power-of-two cyclic NTT modulo p (2**(k-1) for a negacyclic one).  0 for p <= 1.
+    """The largest k with 2**k dividing p - 1.
+
+    For a prime p, 2**k is the longest power-of-two cyclic NTT modulo p (2**(k-1) for
+    a negacyclic one).
+
+    Parameters
+    ----------
+    p : int
+        Any integer (usually a prime).
+
+    Returns
+    -------
+    int
+        The 2-adicity k; 0 for p <= 1.
+
+    Raises
+    ------
+    TypeError
+        A non-integer `p`.
+
+    See Also
+    --------
+    ntt_primes : Primes of a given 2-adicity.
 
     Examples
     --------
@@ -232,7 +296,26 @@ def two_adicity(p: Integer) -> int:
 def primitive_root(p: Integer) -> int:
     """The smallest generator of the multiplicative group modulo the prime ``p``.
 
-    ValueError when p is not prime.
+    Parameters
+    ----------
+    p : int
+        A prime.
+
+    Returns
+    -------
+    int
+        The smallest g in [1, p) whose powers give every nonzero residue (1 for p = 2).
+
+    Raises
+    ------
+    ValueError
+        `p` is not prime.
+    TypeError
+        A non-integer `p`.
+
+    See Also
+    --------
+    root_of_unity : Roots of a given order, from this generator.
 
     Examples
     --------
@@ -271,12 +354,31 @@ def root_of_unity(n: Integer, p: Integer,
         ValueError.  None: ``g**((p-1)/n)`` for the smallest generator g, the root
         ntt_cy's transforms use by default.
 
+    Returns
+    -------
+    int
+        A root w in [1, p) with w**n = 1 and w**k != 1 for 0 < k < n.
+
+    Raises
+    ------
+    ValueError
+        n does not divide p - 1 (or is below 1), `p` is not prime, or `root` is not a
+        primitive n-th root of unity.
+    TypeError
+        A non-integer argument.
+
+    See Also
+    --------
+    primitive_root : The generator the default root comes from.
+
     Examples
     --------
     >>> from ntt_cy.primes import root_of_unity
     >>> w = root_of_unity(8, 17)
     >>> w, pow(w, 8, 17), pow(w, 4, 17)
     (9, 1, 16)
+    >>> root_of_unity(8, 17, root=2)   # a root of one's own, checked
+    2
     """
     n, p = _check_int(n), _check_int(p, "p")
     if n < 1 or (p - 1) % n:
@@ -315,6 +417,18 @@ def ntt_primes(bits: Integer, min_two_adicity: Integer | None = None,
     -------
     list of int
         Largest first; each has 2-adicity k or more.
+
+    Raises
+    ------
+    ValueError
+        Fewer than `count` such primes (unless `allow_fewer`), `n` not a power of
+        two, ``bits < 2``, a negative 2-adicity or ``count < 1``.
+    TypeError
+        Both or neither of `min_two_adicity` and `n`, or a non-integer argument.
+
+    See Also
+    --------
+    two_adicity : The 2-adicity of a given prime.
 
     Examples
     --------

@@ -120,34 +120,57 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
     n : int, optional
         Transform length: the axis is cropped or zero-padded to n first (as in
         scipy.fft).  None: the axis length, which must then be a power of two.
-    axis : int
+    axis : int, default -1
         Axis to transform (negative counts from the end).
     out : ndarray, optional
         Where to write the result: the result's shape, writable, contiguous or not,
         any 32- or 64-bit integer dtype that holds every value in [0, p) (uint32 for
-        p < 2**32, uint64; int32 / int64 for p below 2**31 / 2**63); ``out=a``
+        p <= 2**32, uint64; int32 / int64 for p up to 2**31 / 2**63); ``out=a``
         transforms in place.  A fresh array when None.
     workers : int, optional
         Threads: k > 0 exactly k, -k counting back from the usable CPUs (-1 all of
         them, -2 all but one), None :func:`ntt_cy.get_workers`.  Jobs under 8192
         values run on one thread, and so does every call in a child forked after
         this process ran threads (libgomp's threads do not survive fork).
-    kind : {"cyclic", "negacyclic"}
-    reduction : {"auto", "montgomery", "barrett", "lazy"}
-        Butterfly family; every family gives identical results (ntt_cy.NTTPlan).
-    dtype : {None, numpy.uint32, numpy.uint64}
+    kind : {"cyclic", "negacyclic"}, default "cyclic"
+        Cyclic: products modulo x^n - 1.  Negacyclic: modulo x^n + 1.
+    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+        Butterfly family; every family gives identical results ("auto": the fastest
+        valid one for this modulus and kernel build).
+    dtype : {None, numpy.uint32, numpy.uint64}, optional
         Lanes the kernels compute on, and the result's dtype.  None: the lanes are
         uint32 for p < 2**32, else uint64, and the result keeps the input's dtype
         when it is uint32 or uint64 (and holds [0, p)), else takes the lanes'.
     root : int, optional
-        A primitive n-th (negacyclic: 2n-th) root of unity instead of the default.
-    backend : {"cpu", "cuda"}
-        "cuda" runs on the GPU through PyCUDA (ntt_cy.cuda), same checks and results.
+        A primitive n-th (negacyclic: 2n-th) root of unity instead of the default
+        g^((p-1)/n), g the smallest generator modulo p.
+    backend : {"cpu", "cuda"}, default "cpu"
+        "cuda" runs on the GPU through PyCUDA (:mod:`ntt_cy.cuda`), same checks and
+        results; device arrays in give device arrays out.
 
     Returns
     -------
     ndarray
-        The transform in natural order (`out` when given).
+        The transform in natural order (`out` when given), values in [0, p).
+
+    Raises
+    ------
+    ValueError
+        A value of `a` outside [0, p), p not a prime below 2**64, a length that is
+        not a power of two (without `n`) or does not divide p - 1, a `kind`,
+        `reduction`, `root`, `axis`, `out` shape or `workers` count that is not valid.
+    TypeError
+        A non-integer `a` (floats, bools), `out` of a dtype that cannot hold [0, p),
+        or a non-integer `p`, `n` or `workers`.
+    MemoryError
+        The call would need more memory than is available (or than
+        :func:`ntt_cy.set_memory_limit` allows).
+
+    See Also
+    --------
+    intt : The inverse transform.
+    NTTPlan : A transform with its tables, reused across calls.
+    polymul : Polynomial products, through transforms where they pay.
 
     Examples
     --------
@@ -156,14 +179,12 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
     array([10,  6, 15,  7], dtype=uint32)
     >>> ntt_cy.ntt(np.array([1, 2, 3], dtype=np.uint64), 17, n=4)   # zero-padded
     array([6, 7, 2, 6], dtype=uint64)
+    >>> ntt_cy.ntt([1, 2, 3, 4], 17, kind="negacyclic")
+    array([16, 11, 13, 15], dtype=uint32)
     >>> a = np.arange(8, dtype=np.uint64).reshape(2, 4)
-    >>> _ = ntt_cy.ntt(a, 998244353, out=a)   # in place
+    >>> _ = ntt_cy.ntt(a, 998244353, out=a)   # in place, each row
     >>> ntt_cy.intt(a, 998244353).tolist()
     [[0, 1, 2, 3], [4, 5, 6, 7]]
-
-    See Also
-    --------
-    intt, NTTPlan, polymul
     """
     if n is None and out is None and dtype is None and root is None and backend == "cpu":
         result = _single_row(a, p, axis, kind, reduction, workers, True)
@@ -177,19 +198,64 @@ def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Intege
          out: IntegerArray | None = None, workers: Integer | None = None,
          kind: Kind = "cyclic", reduction: Reduction = "auto", dtype: npt.DTypeLike | None = None,
          root: Integer | None = None, backend: Backend = "cpu") -> IntegerArray:
-    """Inverse of :func:`ntt` (normalised: ``intt(ntt(x, p), p) == x``); the same
-    parameters, `a` the transform values in natural order (cropped or zero-padded to
-    `n` when given, as scipy.fft.ifft does).
+    """Inverse number-theoretic transform modulo the prime `p` along `axis`, normalised:
+    ``intt(ntt(x, p), p) == x``.
+
+    a[i] = n^-1 sum_k A[k] w^(-i k) mod p (cyclic; negacyclic: times psi^-i), the
+    same w and psi as :func:`ntt`.
+
+    Parameters
+    ----------
+    a : array_like of integers
+        Transform values in [0, p), natural order; as :func:`ntt` takes them
+        (cropped or zero-padded to `n` when given, as scipy.fft.ifft does).
+    p : int
+        Prime modulus below 2**64, as for :func:`ntt`.
+    n : int, optional
+        Transform length; None: the axis length, a power of two.
+    axis : int, default -1
+        Axis to transform.
+    out : ndarray, optional
+        Where to write the result, as for :func:`ntt`; ``out=a`` works in place.
+    workers : int, optional
+        Threads, as for :func:`ntt`.
+    kind : {"cyclic", "negacyclic"}, default "cyclic"
+        The kind the forward transform had.
+    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+        Butterfly family; all give identical results.
+    dtype : {None, numpy.uint32, numpy.uint64}, optional
+        Lanes and result dtype, as for :func:`ntt`.
+    root : int, optional
+        The root the forward transform used (its inverse is applied).
+    backend : {"cpu", "cuda"}, default "cpu"
+        Where the transform runs, as for :func:`ntt`.
+
+    Returns
+    -------
+    ndarray
+        The inverse transform (`out` when given), values in [0, p).
+
+    Raises
+    ------
+    ValueError
+        As :func:`ntt`: values outside [0, p), lengths and arguments that are not valid.
+    TypeError
+        As :func:`ntt`.
+    MemoryError
+        As :func:`ntt`.
+
+    See Also
+    --------
+    ntt : The forward transform.
+    NTTPlan.inverse : The same with a plan's tables.
 
     Examples
     --------
     >>> import ntt_cy
     >>> ntt_cy.intt([10, 6, 15, 7], 17)
     array([1, 2, 3, 4], dtype=uint32)
-
-    See Also
-    --------
-    ntt
+    >>> ntt_cy.intt(ntt_cy.ntt([5, 0, 1, 9], 17, kind="negacyclic"), 17, kind="negacyclic")
+    array([5, 0, 1, 9], dtype=uint32)
     """
     if n is None and out is None and dtype is None and root is None and backend == "cpu":
         result = _single_row(a, p, axis, kind, reduction, workers, False)

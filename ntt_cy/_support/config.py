@@ -79,7 +79,34 @@ def config() -> dict[str, object]:
 
 
 def show_config(file: IO[str] | None = None) -> None:
-    """Print compiler, flags, OpenMP, kernel ISA, GPU and version information."""
+    """Print what this build of ntt_cy is made of: version, compiler and flags, OpenMP,
+    threads, kernel ISA, GPU.
+
+    One ``key : value`` line each, as ``ntt-cy info`` prints them: the version, the
+    Python version and platform, the compiler and its flags (those of the kernel build
+    in use too), OpenMP and its wait policy, the usable cores, the threads
+    ``workers=None`` gives, the kernel ISA in use and why, whether it is a debug build,
+    the Cython version and whether a CUDA GPU is available.
+
+    Parameters
+    ----------
+    file : file-like, optional
+        Where to print (a text stream); None: ``sys.stdout``.
+
+    See Also
+    --------
+    get_workers : The thread count of ``workers=None``.
+
+    Examples
+    --------
+    >>> import io, ntt_cy
+    >>> text = io.StringIO()
+    >>> ntt_cy.show_config(text)
+    >>> [line.split(":")[0].strip() for line in text.getvalue().splitlines()][:3]
+    ['version', 'python', 'platform']
+    >>> "kernel_isa" in text.getvalue()
+    True
+    """
     cfg = config()
     width = max(map(len, cfg))
     for key, value in cfg.items():

@@ -45,6 +45,17 @@ def set_memory_limit(nbytes: Integer | None) -> None:
     nbytes : int or None
         The limit in bytes (>= 0); None restores the default.
 
+    Raises
+    ------
+    ValueError
+        A negative limit.
+    TypeError
+        A limit that is neither an integer nor None.
+
+    See Also
+    --------
+    get_memory_limit : The limit in force.
+
     Examples
     --------
     >>> import numpy as np, ntt_cy
@@ -68,15 +79,30 @@ def set_memory_limit(nbytes: Integer | None) -> None:
 
 
 def get_memory_limit() -> int | None:
-    """The bytes a single ntt_cy call may plan to use: the limit of
-    :func:`set_memory_limit`, else the memory available now
-    (:func:`available_memory`); None when neither is known.
+    """The bytes a single ntt_cy call may plan to use.
+
+    The limit of :func:`set_memory_limit`, else the memory this process can allocate
+    now without swapping: the least of the machine's available memory, what its
+    memory cgroup and its address-space limit (``ulimit -v``) still allow.
+
+    Returns
+    -------
+    int or None
+        Bytes; None when neither a limit is set nor the available memory can be read.
+
+    See Also
+    --------
+    set_memory_limit : Set the limit.
 
     Examples
     --------
     >>> import ntt_cy
     >>> ntt_cy.get_memory_limit() > 0
     True
+    >>> ntt_cy.set_memory_limit(1 << 30)
+    >>> ntt_cy.get_memory_limit()
+    1073741824
+    >>> ntt_cy.set_memory_limit(None)
     """
     return settings.limit if settings.limit is not None else available_memory()
 

@@ -60,12 +60,18 @@ def get_workers() -> int:
     int
         The thread count, at least 1.
 
+    See Also
+    --------
+    set_workers : Set the count for a block.
+
     Examples
     --------
     >>> import ntt_cy
     >>> with ntt_cy.set_workers(2):
     ...     ntt_cy.get_workers()
     2
+    >>> 1 <= ntt_cy.get_workers() <= 1024
+    True
     """
     count = _settings.workers
     if count is not None:
@@ -84,6 +90,23 @@ class set_workers:
         A count as ``workers=`` takes it: k > 0 exactly k threads, -k counting back from
         the CPUs this process may use (-1 all of them, -2 all but one); None restores the
         default of :func:`get_workers` outside any block.
+
+    Raises
+    ------
+    ValueError
+        A count of 0, above 1024, or below minus the usable CPUs.
+    TypeError
+        A count that is not an integer.
+
+    See Also
+    --------
+    get_workers : The count in force.
+
+    Notes
+    -----
+    Blocks nest; each thread has its own count, so a block in one thread leaves the
+    others' calls as they were.  A negative count is resolved when set_workers is
+    called (-1: the CPUs usable then).
 
     Examples
     --------

@@ -15,6 +15,13 @@ runs in the context PyCUDA has current, else in the primary context of device
 $NTT_CY_CUDA_DEVICE (default 0), pushed for each call only.  To use returned GPUArrays
 (``.get()``, arithmetic) keep a context current: ``with ntt_cy.cuda.device_context():``
 or ``import pycuda.autoprimaryctx``.
+
+Examples
+--------
+>>> import numpy as np, ntt_cy, ntt_cy.cuda
+>>> a = np.arange(1024, dtype=np.uint32)
+>>> if ntt_cy.cuda.is_available():   # the same transform on the GPU, bit for bit
+...     assert (ntt_cy.cuda.ntt(a, 998244353) == ntt_cy.ntt(a, 998244353)).all()
 """
 from __future__ import annotations
 
@@ -51,8 +58,32 @@ _plans_lock = threading.Lock()
 
 @contextlib.contextmanager
 def device_context() -> Iterator[None]:
-    """Make ntt_cy's CUDA context current for the block (to use PyCUDA objects, e.g. the
-    GPUArrays it returns); CudaUnavailableError without a GPU."""
+    """Context manager: ntt_cy's CUDA context current for the block.
+
+    To use PyCUDA objects, e.g. the GPUArrays ntt_cy returns (``.get()``,
+    arithmetic): the context PyCUDA has current, else the primary context of device
+    ``$NTT_CY_CUDA_DEVICE`` (default 0), pushed for the block and popped after.
+
+    Yields
+    ------
+    None
+
+    Raises
+    ------
+    CudaUnavailableError
+        PyCUDA, the driver or a device is missing.
+
+    See Also
+    --------
+    is_available : Whether there is a GPU to use.
+
+    Examples
+    --------
+    >>> import numpy as np, ntt_cy.cuda
+    >>> if ntt_cy.cuda.is_available():
+    ...     with ntt_cy.cuda.device_context():
+    ...         A = ntt_cy.cuda.NTTPlan(8, 998244353).forward(np.arange(8, dtype=np.uint32))
+    """
     with activated():
         yield
 
@@ -96,15 +127,114 @@ def _transform(a: Any, p: Integer, axis: Integer, out: Any, kind: Kind, reductio
 def ntt(a: Any, p: Integer, *, axis: Integer = -1, out: Any = None, kind: Kind = "cyclic",
         reduction: Reduction = "auto", dtype: npt.DTypeLike | None = None,
         root: Integer | None = None) -> Any:
-    """Forward NTT of `a` modulo the prime p along `axis` (natural order), on the GPU:
-    A[k] = sum_i a[i] w^(ik) (cyclic) or sum_i a[i] psi^i w^(ik) (negacyclic, psi^2 = w).
-    numpy input -> numpy output; device input (last axis only) -> GPUArray (or `out`).
-    dtype (lanes) and root as for the CPU's ntt_cy.ntt."""
+    """Forward NTT of `a` modulo the prime p along `axis` (natural order), on the GPU.
+
+    A[k] = sum_i a[i] w^(ik) (cyclic) or sum_i a[i] psi^i w^(ik) (negacyclic,
+    psi^2 = w): the definition and the results of :func:`ntt_cy.ntt`, bit for bit.
+
+    Parameters
+    ----------
+    a : array_like of integers, or a device array
+        Values in [0, p): a numpy array (any integer dtype, any axis) or a
+        C-contiguous device array with ``__cuda_array_interface__`` (PyCUDA, CuPy,
+        Numba, PyTorch ...) of the lanes' dtype, transformed along its last axis.
+    p : int
+        Prime modulus below 2**64 with n | p - 1 (2n | p - 1 for negacyclic).
+    axis : int, default -1
+        Axis to transform (device arrays: the last one only).
+    out : ndarray or device array, optional
+        Where to write the result: a numpy array for numpy input, a device array for
+        device input, of the result's shape and the lanes' dtype.
+    kind : {"cyclic", "negacyclic"}, default "cyclic"
+        As in :func:`ntt_cy.ntt`.
+    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+        Butterfly family; all give identical results.
+    dtype : {None, numpy.uint32, numpy.uint64}, optional
+        Lanes; None: uint32 for p < 2**32, else uint64.
+    root : int, optional
+        A primitive n-th (negacyclic: 2n-th) root of unity instead of the default.
+
+    Returns
+    -------
+    ndarray or pycuda.gpuarray.GPUArray
+        A numpy array for numpy input, a GPUArray for device input (or `out`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`ntt_cy.ntt` (values outside [0, p) too, found on the device).
+    TypeError
+        As :func:`ntt_cy.ntt`; a device array of another dtype than the lanes'.
+    CudaUnavailableError
+        No GPU, after the arguments have been checked.
+
+    See Also
+    --------
+    intt : The inverse.
+    NTTPlan : A plan with its device tables.
+    ntt_cy.ntt : The same with ``backend="cuda"``.
+
+    Examples
+    --------
+    >>> import numpy as np, ntt_cy, ntt_cy.cuda
+    >>> a = np.arange(16, dtype=np.uint32)
+    >>> if ntt_cy.cuda.is_available():
+    ...     assert (ntt_cy.cuda.ntt(a, 17) == ntt_cy.ntt(a, 17)).all()
+    >>> ntt_cy.cuda.ntt(a, 19)   # arguments are checked first, GPU or not
+    Traceback (most recent call last):
+    ...
+    ValueError: n = 16 does not divide p - 1 = 18: no 16-th root of unity mod 19 (largest cyclic length: 2)
+    """
     return _transform(a, p, axis, out, kind, reduction, False, dtype, root)
 
 
 def intt(a: Any, p: Integer, *, axis: Integer = -1, out: Any = None, kind: Kind = "cyclic",
          reduction: Reduction = "auto", dtype: npt.DTypeLike | None = None,
          root: Integer | None = None) -> Any:
-    """Normalised inverse NTT on the GPU: intt(ntt(a, p), p) == a."""
+    """Normalised inverse NTT on the GPU: ``intt(ntt(a, p), p) == a``.
+
+    Parameters
+    ----------
+    a : array_like of integers, or a device array
+        Transform values in [0, p), natural order, as :func:`ntt` takes them.
+    p : int
+        The prime of the forward transform.
+    axis : int, default -1
+        Axis to transform (device arrays: the last one only).
+    out : ndarray or device array, optional
+        Where to write the result, as for :func:`ntt`.
+    kind : {"cyclic", "negacyclic"}, default "cyclic"
+        The kind of the forward transform.
+    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+        Butterfly family; all give identical results.
+    dtype : {None, numpy.uint32, numpy.uint64}, optional
+        Lanes, as for :func:`ntt`.
+    root : int, optional
+        The root of the forward transform.
+
+    Returns
+    -------
+    ndarray or pycuda.gpuarray.GPUArray
+        As :func:`ntt` returns it.
+
+    Raises
+    ------
+    ValueError
+        As :func:`ntt`.
+    TypeError
+        As :func:`ntt`.
+    CudaUnavailableError
+        No GPU, after the arguments have been checked.
+
+    See Also
+    --------
+    ntt : The forward transform.
+
+    Examples
+    --------
+    >>> import numpy as np, ntt_cy.cuda
+    >>> a = np.arange(16, dtype=np.uint32)
+    >>> if ntt_cy.cuda.is_available():
+    ...     assert (ntt_cy.cuda.intt(ntt_cy.cuda.ntt(a, 17), 17) == a).all()
+    """
     return _transform(a, p, axis, out, kind, reduction, True, dtype, root)

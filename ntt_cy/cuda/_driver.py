@@ -28,7 +28,25 @@ __all__ = ["CudaUnavailableError", "pycuda_driver", "is_available", "activated",
 
 
 class CudaUnavailableError(RuntimeError):
-    """PyCUDA, the CUDA driver or a CUDA device is missing, or the kernels cannot be loaded."""
+    """PyCUDA, the CUDA driver or a CUDA device is missing, or the kernels cannot be loaded.
+
+    Raised by GPU operations after their arguments have been checked, so bad arguments
+    raise ValueError or TypeError on any machine.
+
+    See Also
+    --------
+    is_available : Whether GPU operations can run here.
+
+    Examples
+    --------
+    >>> import numpy as np, ntt_cy.cuda
+    >>> try:
+    ...     A = ntt_cy.cuda.ntt(np.arange(8, dtype=np.uint32), 998244353)
+    ... except ntt_cy.cuda.CudaUnavailableError:
+    ...     A = ntt_cy.ntt(np.arange(8, dtype=np.uint32), 998244353)   # the CPU instead
+    >>> A.tolist() == ntt_cy.ntt(np.arange(8), 998244353).tolist()
+    True
+    """
 
 
 _lock = threading.RLock()
@@ -82,7 +100,25 @@ def pycuda_driver():
 
 
 def is_available() -> bool:
-    """True when PyCUDA imports, the driver initialises and a device is present."""
+    """Whether GPU operations can run here: PyCUDA imports, the CUDA driver initialises
+    and a device is present.
+
+    Returns
+    -------
+    bool
+        True when :mod:`ntt_cy.cuda`'s functions can run (the kernels are loaded on
+        first use).
+
+    See Also
+    --------
+    CudaUnavailableError : What GPU operations raise where this is False.
+
+    Examples
+    --------
+    >>> import ntt_cy.cuda
+    >>> isinstance(ntt_cy.cuda.is_available(), bool)
+    True
+    """
     try:
         pycuda_driver()
     except CudaUnavailableError:

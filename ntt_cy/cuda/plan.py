@@ -32,20 +32,52 @@ __all__ = ["NTTPlan"]
 class NTTPlan:
     """Batched NTTs of length n modulo the prime p on a CUDA device.
 
-    Parameters mirror the CPU ``ntt_cy.NTTPlan``: dtype (uint32 / uint64 lanes, None picks
-    uint32 when p < 2**32), kind ("cyclic" or "negacyclic"), reduction ("montgomery",
-    "barrett", "lazy" or "auto"; all give identical results) and root (a primitive n-th,
-    or 2n-th for negacyclic, root of unity replacing the default).  Twiddle tables are
-    computed on the device once per plan and device context.
+    The parameters and results of the CPU's :class:`ntt_cy.NTTPlan`.  Twiddle tables
+    are computed on the device once per plan and device context.
 
-    ``forward(a)`` / ``inverse(a)`` transform along `axis` of a numpy array (result: numpy
-    array, or ``out``) or along the last axis of a C-contiguous device array
-    (``__cuda_array_interface__``; result: PyCUDA GPUArray, or the device array ``out``).
-    ``bit_reversed=True`` returns (forward) or accepts (inverse) the spectrum in
-    bit-reversed order, which saves one pass over the data.
+    Parameters
+    ----------
+    n : int
+        Transform length, a power of two dividing p - 1 (2n for negacyclic).
+    p : int
+        Prime modulus, p < 2**32 for uint32 lanes, p < 2**64 for uint64 lanes.
+    dtype : {None, numpy.uint32, numpy.uint64}, optional
+        Lanes; None picks uint32 when p < 2**32.
+    kind : {"cyclic", "negacyclic"}, default "cyclic"
+        As for :class:`ntt_cy.NTTPlan`.
+    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+        Butterfly family; all give identical results.
+    root : int, optional
+        A primitive n-th (2n-th for negacyclic) root of unity replacing the default.
+    _backend : object, optional
+        Internal: the tests' host backend in place of PyCUDA; leave it None.
 
-    Raises CudaUnavailableError when PyCUDA or a device is missing (arguments are checked
-    first, so bad arguments raise ValueError / TypeError on any machine).
+    Raises
+    ------
+    ValueError
+        As :class:`ntt_cy.NTTPlan`.
+    TypeError
+        As :class:`ntt_cy.NTTPlan`.
+    CudaUnavailableError
+        PyCUDA or a device is missing (the arguments are checked first, so bad
+        arguments raise ValueError / TypeError on any machine).
+
+    See Also
+    --------
+    ntt_cy.NTTPlan : The plan on the CPU.
+    ntt : Transforms with cached plans.
+
+    Examples
+    --------
+    >>> import numpy as np, ntt_cy, ntt_cy.cuda
+    >>> if ntt_cy.cuda.is_available():
+    ...     plan = ntt_cy.cuda.NTTPlan(1024, 998244353)
+    ...     x = np.arange(1024, dtype=np.uint32)
+    ...     assert (plan.inverse(plan.forward(x)) == x).all()
+    >>> ntt_cy.cuda.NTTPlan(6, 998244353)
+    Traceback (most recent call last):
+    ...
+    ValueError: transform length n = 6 is not a power of two
     """
 
     def __init__(self, n: Integer, p: Integer, *, dtype: npt.DTypeLike | None = None,
@@ -79,12 +111,91 @@ class NTTPlan:
 
     def forward(self, a: Any, *, axis: Integer = -1, out: Any = None,
                 bit_reversed: bool = False) -> Any:
-        """Forward NTT along `axis` (natural order in)."""
+        """Forward NTT along `axis` (natural order in).
+
+        Parameters
+        ----------
+        a : array_like of integers, or a device array
+            Values in [0, p): a numpy array, transformed along `axis`, or a
+            C-contiguous device array (``__cuda_array_interface__``) of the plan's
+            dtype, transformed along its last axis.
+        axis : int, default -1
+            Axis to transform; its length must be n.
+        out : ndarray or device array, optional
+            Where to write the result: numpy for numpy input, a device array for device
+            input; the input's shape and the plan's dtype.
+        bit_reversed : bool, default False
+            True: the result in bit-reversed order (one pass over the data less).
+
+        Returns
+        -------
+        ndarray or pycuda.gpuarray.GPUArray
+            A numpy array for numpy input, a GPUArray for device input (or `out`).
+
+        Raises
+        ------
+        ValueError
+            A length other than n, values outside [0, p), an `out` of the wrong shape
+            or dtype.
+        TypeError
+            A device array of another dtype than the plan's; `out` of the wrong kind.
+        CudaUnavailableError
+            No GPU.
+
+        See Also
+        --------
+        inverse : The inverse transform.
+
+        Examples
+        --------
+        >>> import numpy as np, ntt_cy, ntt_cy.cuda
+        >>> if ntt_cy.cuda.is_available():
+        ...     x = np.arange(8, dtype=np.uint32)
+        ...     assert (ntt_cy.cuda.NTTPlan(8, 17).forward(x) == ntt_cy.ntt(x, 17)).all()
+        """
         return self._apply(a, out, bit_reversed, False, axis)
 
     def inverse(self, a: Any, *, axis: Integer = -1, out: Any = None,
                 bit_reversed: bool = False) -> Any:
-        """Normalised inverse NTT along `axis` (natural order out)."""
+        """Normalised inverse NTT along `axis` (natural order out).
+
+        Parameters
+        ----------
+        a : array_like of integers, or a device array
+            Transform values in [0, p), as :meth:`forward` takes them; bit-reversed
+            order with ``bit_reversed=True``.
+        axis : int, default -1
+            Axis to transform; its length must be n.
+        out : ndarray or device array, optional
+            Where to write the result, as for :meth:`forward`.
+        bit_reversed : bool, default False
+            Whether `a` is in bit-reversed order.
+
+        Returns
+        -------
+        ndarray or pycuda.gpuarray.GPUArray
+            As :meth:`forward` returns it.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`forward`.
+        TypeError
+            As :meth:`forward`.
+        CudaUnavailableError
+            No GPU.
+
+        See Also
+        --------
+        forward : The forward transform.
+
+        Examples
+        --------
+        >>> import numpy as np, ntt_cy.cuda
+        >>> if ntt_cy.cuda.is_available():
+        ...     plan, x = ntt_cy.cuda.NTTPlan(8, 17), np.arange(8, dtype=np.uint32)
+        ...     assert (plan.inverse(plan.forward(x, bit_reversed=True), bit_reversed=True) == x).all()
+        """
         return self._apply(a, out, bit_reversed, True, axis)
 
     # -- internals ----------------------------------------------------------------------

@@ -99,15 +99,59 @@ def _shapes(shape_a: tuple[int, ...], shape_b: tuple[int, ...], kind: str
 
 def polymul(a: Any, b: Any, modulus: Integer, *, kind: PolyKind = "linear",
             _backend: Any = None) -> Any:
-    """Product of polynomials a and b modulo ``modulus`` (any integer 1 <= modulus < 2**64),
-    coefficients lowest degree first, along the last axis, row by row over the leading
-    shape (numpy inputs broadcast; device inputs must have equal leading shapes).
+    """Product of polynomials a and b modulo ``modulus`` on the GPU.
 
-    kind: "linear" (len(a) + len(b) - 1 coefficients), "cyclic" (mod x^n - 1) or
-    "negacyclic" (mod x^n + 1) for equal lengths n.  As on the CPU, input values are taken
-    modulo `modulus` (numpy: any integers; device arrays: uint32 / uint64, C-contiguous)
-    and the result dtype is uint32 for modulus <= 2**32, else uint64.  numpy inputs give a
-    numpy result, device inputs (``__cuda_array_interface__``) a PyCUDA GPUArray.
+    The product :func:`ntt_cy.polymul` computes, for moduli below 2**64: one NTT prime
+    when the modulus is one for the padded length, else several 32-bit primes joined
+    by Garner's algorithm on the device.
+
+    Parameters
+    ----------
+    a, b : array_like of integers, or device arrays
+        Coefficients, lowest degree first, along the last axis, row by row over the
+        leading shape (numpy inputs broadcast; device inputs must have equal leading
+        shapes).  Values are taken modulo `modulus` (numpy: any integers; device
+        arrays: uint32 / uint64, C-contiguous).  Both numpy or both device arrays.
+    modulus : int
+        Any integer 1 <= modulus < 2**64.
+    kind : {"linear", "cyclic", "negacyclic"}, default "linear"
+        "linear": len(a) + len(b) - 1 coefficients; "cyclic" / "negacyclic": modulo
+        x^n - 1 / x^n + 1, for equal lengths n.
+    _backend : object, optional
+        Internal: the tests' host backend in place of PyCUDA; leave it None.
+
+    Returns
+    -------
+    ndarray or pycuda.gpuarray.GPUArray
+        Coefficients in [0, modulus): uint32 for modulus <= 2**32, else uint64; a
+        numpy array for numpy input, a GPUArray for device input.
+
+    Raises
+    ------
+    ValueError
+        A modulus outside [1, 2**64), lengths that differ for a cyclic or negacyclic
+        product, shapes that do not broadcast, or a product too long for the CRT
+        primes.
+    TypeError
+        One numpy and one device operand, non-integer values or a device array of
+        another dtype.
+    CudaUnavailableError
+        No GPU, after the arguments have been checked.
+
+    See Also
+    --------
+    ntt_cy.polymul : The same with ``backend="cuda"``, and on the CPU.
+
+    Examples
+    --------
+    >>> import numpy as np, ntt_cy, ntt_cy.cuda
+    >>> if ntt_cy.cuda.is_available():
+    ...     c = ntt_cy.cuda.polymul([1, 2, 3], [4, 5], 2**61 - 1)
+    ...     assert c.tolist() == ntt_cy.polymul([1, 2, 3], [4, 5], 2**61 - 1).tolist()
+    >>> ntt_cy.cuda.polymul([1, 2, 3], [4, 5], 2**64)
+    Traceback (most recent call last):
+    ...
+    ValueError: modulus must satisfy 1 <= modulus < 2**64 on the GPU, got 18446744073709551616
     """
     m = as_int(modulus, "modulus")
     if not 1 <= m < 1 << 64:

@@ -10,6 +10,16 @@ correct dtype and meta) and compute nothing; ``.compute()`` runs it on the activ
 scheduler, a distributed.Client's cluster included.  Inside each task the kernels use
 ``threads`` OpenMP threads (default 1), so P worker processes x T threads never
 oversubscribe the machines.  See docs/dask.md.
+
+Examples
+--------
+>>> import dask.array as da, numpy as np, ntt_cy, ntt_cy.dask
+>>> x = da.from_array(np.arange(32, dtype=np.uint32).reshape(4, 8), chunks=(1, 8))
+>>> X = ntt_cy.dask.ntt(x, 998244353)   # lazy: nothing computed yet
+>>> X.shape, X.dtype.name, X.numblocks
+((4, 8), 'uint32', (4, 1))
+>>> bool((ntt_cy.dask.intt(X, 998244353).compute() == x.compute()).all())
+True
 """
 try:
     import dask.array  # noqa: F401

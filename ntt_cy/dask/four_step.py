@@ -161,11 +161,13 @@ def ntt_large(x: da.Array | npt.ArrayLike, p: Integer, *, n1: Integer | None = N
     order : {"natural", "transposed"}
         "natural": element k is A[k] (three all-to-alls).  "transposed": element
         k1 * n2 + k2 is A[k1 + n1 * k2] (two; intt_large takes it back).
-    kind, root
+    kind : {"cyclic", "negacyclic"}, default "cyclic"
         As in :func:`ntt_cy.ntt`.
-    threads : int
-        Kernel threads inside each task (default 1).
-    rechunk_method : {None, "tasks", "p2p"}
+    root : int, optional
+        As in :func:`ntt_cy.ntt`.
+    threads : int, default 1
+        Kernel threads inside each task.
+    rechunk_method : {None, "tasks", "p2p"}, optional
         dask's rechunk method for the all-to-alls (None: dask's configured default).
 
     Returns
@@ -175,6 +177,27 @@ def ntt_large(x: da.Array | npt.ArrayLike, p: Integer, *, n1: Integer | None = N
         holds [0, p) keeps its own, others uint32 for p < 2**32 else uint64);
         bit-identical to ``ntt_cy.ntt(x, p, kind=kind, root=root)`` (in the chosen
         order).
+
+    Raises
+    ------
+    ValueError
+        At once: x not 1-D or of unknown length, n not a power of two dividing p - 1
+        (2n for negacyclic), an `n1` that is not a power of two dividing n, an
+        `order`, `kind`, `root` or `rechunk_method` that is not valid.  When
+        computed: values outside [0, p).
+    TypeError
+        A non-integer dtype, or an argument of the wrong type.
+
+    See Also
+    --------
+    intt_large : The inverse.
+    ntt : Many transforms, each in one chunk.
+
+    Notes
+    -----
+    Bailey's four-step: with n = n1 n2, transforms of length n1 down the columns,
+    twiddle factors, transforms of length n2 along the rows, and all-to-all rechunks
+    between them (see the module notes, ntt_cy/dask/four_step.py).
 
     Examples
     --------
@@ -192,6 +215,41 @@ def intt_large(x: da.Array | npt.ArrayLike, p: Integer, *, n1: Integer | None = 
                threads: int = 1, rechunk_method: RechunkMethod | None = None) -> da.Array:
     """The normalised inverse of :func:`ntt_large`: `x` in the given `order` (the one
     ntt_large produced it in, with the same `n1`), natural order out.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like of integers
+        1-D, length n a power of two, transform values in [0, p) in `order`.
+    p : int
+        The prime of the forward transform.
+    n1 : int, optional
+        The split ntt_large used (the default is the same).
+    order : {"natural", "transposed"}, default "natural"
+        The order of `x`, as :func:`ntt_large` produced it.
+    kind : {"cyclic", "negacyclic"}, default "cyclic"
+        The kind of the forward transform.
+    root : int, optional
+        The root of the forward transform.
+    threads : int, default 1
+        Kernel threads inside each task.
+    rechunk_method : {None, "tasks", "p2p"}, optional
+        dask's rechunk method for the all-to-alls.
+
+    Returns
+    -------
+    dask.array.Array
+        1-D, length n, natural order, dtype as :func:`ntt_large` gives it.
+
+    Raises
+    ------
+    ValueError
+        As :func:`ntt_large`.
+    TypeError
+        As :func:`ntt_large`.
+
+    See Also
+    --------
+    ntt_large : The forward transform.
 
     Examples
     --------

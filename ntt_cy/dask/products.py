@@ -46,17 +46,32 @@ def polymul(a: da.Array | npt.ArrayLike, b: da.Array | npt.ArrayLike, modulus: I
         Any integer m >= 1 (as :func:`ntt_cy.polymul`).
     kind : {"linear", "cyclic", "negacyclic"}
         As :func:`ntt_cy.polymul`.
-    threads : int
-        Kernel threads inside each task (default 1).
-    n1, rechunk_method
-        For one huge product: the four-step split and dask's rechunk method (see
-        :func:`ntt_cy.dask.ntt_large`).
+    threads : int, default 1
+        Kernel threads inside each task.
+    n1 : int, optional
+        For one huge product: the four-step split (see :func:`ntt_cy.dask.ntt_large`).
+    rechunk_method : {None, "tasks", "p2p"}, optional
+        For one huge product: dask's rechunk method for the all-to-alls.
 
     Returns
     -------
     dask.array.Array
         The products, as :func:`ntt_cy.polymul` returns them (dtype uint32 for
         m <= 2**32, uint64 up to 2**64, object above).
+
+    Raises
+    ------
+    ValueError
+        A modulus below 1, 0-d or empty operands, lengths that differ for a cyclic or
+        negacyclic product, batch shapes that do not broadcast, a `kind` or `threads`
+        that is not valid.
+    TypeError
+        A non-integer dtype or modulus.
+
+    See Also
+    --------
+    ntt_cy.polymul : The in-memory product of each block.
+    ntt_large : The transforms of one huge product.
 
     Examples
     --------

@@ -91,21 +91,41 @@ def ntt(x: da.Array | npt.ArrayLike, p: Integer, *, axis: Integer = -1, kind: Ki
     p : int
         An NTT-friendly prime below 2**64 (the transform length n must divide p - 1;
         2n for negacyclic).
-    axis, kind, root, reduction
+    axis : int, default -1
+        Axis to transform (its length n a power of two).
+    kind : {"cyclic", "negacyclic"}, default "cyclic"
         As in :func:`ntt_cy.ntt`.
-    threads : int
-        Kernel threads inside each task (default 1: P worker processes x T threads
-        should not exceed the cores, and a dask worker already runs tasks side by side).
-    rechunk : bool
-        Rechunk a transform axis split over several chunks into one (default); False
-        raises ValueError for such an axis instead.
+    root : int, optional
+        As in :func:`ntt_cy.ntt`.
+    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+        As in :func:`ntt_cy.ntt`.
+    threads : int, default 1
+        Kernel threads inside each task (P worker processes x T threads should not
+        exceed the cores, and a dask worker already runs tasks side by side).
+    rechunk : bool, default True
+        Rechunk a transform axis split over several chunks into one; False raises
+        ValueError for such an axis instead.
 
     Returns
     -------
     dask.array.Array
-        Same shape and chunks; the dtype :func:`ntt_cy.ntt` gives (a uint32 or uint64
-        input that holds [0, p) keeps its own; others uint32 for p < 2**32, else
-        uint64).
+        Same shape; the transform axis in one chunk, the others as they were; the
+        dtype :func:`ntt_cy.ntt` gives (a uint32 or uint64 input that holds [0, p)
+        keeps its own; others uint32 for p < 2**32, else uint64).
+
+    Raises
+    ------
+    ValueError
+        At once: the arguments :func:`ntt_cy.ntt` refuses, an axis of unknown length,
+        or a split axis with ``rechunk=False``.  When computed: values outside [0, p).
+    TypeError
+        A non-integer dtype, or an argument of the wrong type.
+
+    See Also
+    --------
+    intt : The inverse.
+    ntt_large : One transform longer than a chunk.
+    ntt_cy.ntt : The transform of each block.
 
     Examples
     --------
@@ -121,7 +141,44 @@ def ntt(x: da.Array | npt.ArrayLike, p: Integer, *, axis: Integer = -1, kind: Ki
 def intt(x: da.Array | npt.ArrayLike, p: Integer, *, axis: Integer = -1, kind: Kind = "cyclic",
          root: Integer | None = None, reduction: Reduction = "auto", threads: int = 1,
          rechunk: bool = True) -> da.Array:
-    """Normalised inverse NTT along `axis` of a dask array; parameters as :func:`ntt`.
+    """Normalised inverse NTT along `axis` of a dask array, lazily: ntt_cy.intt on every
+    block.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like of integers
+        Transform values in [0, p), natural order (checked inside the tasks).
+    p : int
+        The prime of the forward transform.
+    axis : int, default -1
+        Axis to transform.
+    kind : {"cyclic", "negacyclic"}, default "cyclic"
+        The kind of the forward transform.
+    root : int, optional
+        The root of the forward transform.
+    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+        Butterfly family; all give identical results.
+    threads : int, default 1
+        Kernel threads inside each task.
+    rechunk : bool, default True
+        As in :func:`ntt`.
+
+    Returns
+    -------
+    dask.array.Array
+        As :func:`ntt` returns it.
+
+    Raises
+    ------
+    ValueError
+        As :func:`ntt`.
+    TypeError
+        As :func:`ntt`.
+
+    See Also
+    --------
+    ntt : The forward transform.
+    intt_large : The inverse of one transform longer than a chunk.
 
     Examples
     --------
