@@ -1,12 +1,8 @@
 """Sphinx configuration of ntt_cy's documentation: the API reference (autodoc of the
 numpydoc docstrings) and the Markdown pages (guide, design, performance, dask) through
-myst-parser.  Build: ``sphinx-build -W -b html docs build/html`` (no network needed)."""
-import os
-import sys
-
-sys.path.insert(0, os.path.abspath(".."))   # the source tree, where it is built in place
-
-from ntt_cy import __version__  # noqa: E402
+myst-parser.  Build, with ntt_cy installed (``pip install -e ".[docs]"``):
+``sphinx-build -W -b html docs build/html`` (no network needed)."""
+from ntt_cy import __version__
 
 project = "ntt_cy"
 author = "ntt_cy developers"
@@ -15,7 +11,6 @@ release = version = __version__
 
 extensions = [
     "sphinx.ext.autodoc",
-    "sphinx.ext.autosummary",
     "numpydoc",
     "myst_parser",
 ]
@@ -26,14 +21,12 @@ exclude_patterns = ["_build", "examples"]
 
 # Markdown: GitHub's heading anchors, so the pages' links to #sections resolve here too.
 myst_heading_anchors = 4
-myst_enable_extensions = ["dollarmath"]
 
 # API reference: the signatures without annotations (numpy's aliases spelled out are
 # unreadable there); the parameter types are the docstrings' (numpydoc), and the
 # annotations are for type checkers (py.typed).
 autodoc_typehints = "none"
 autodoc_member_order = "bysource"
-autosummary_generate = False
 numpydoc_show_class_members = False
 numpydoc_xref_param_type = False
 # Every check but those of layout and wording style: where the docstring starts and
