@@ -143,7 +143,9 @@ def test_sdist_holds_every_source_a_build_needs_and_nothing_generated():
     files = manifest_files()
     assert {"README.md", "LICENSE", "setup.py", "pyproject.toml"} <= files
     needed = {p.relative_to(ROOT).as_posix() for p in PACKAGE_SOURCE.rglob("*")
-              if p.suffix in (".py", ".pyx", ".pxd", ".pxi", ".h", ".cu", ".cuh")}
-    assert {"ntt_cy/cuda/ntt.cu", "ntt_cy/_kernels/u128.h", EMULATED_PYX} <= needed
+              if p.suffix in (".py", ".pyx", ".pxd", ".pxi", ".h", ".cu", ".cuh", ".pyi")
+              or p.name == "py.typed"}
+    assert {"ntt_cy/cuda/ntt.cu", "ntt_cy/_kernels/u128.h", EMULATED_PYX, "ntt_cy/py.typed",
+            "ntt_cy/_support/openmp_runtime.pyi"} <= needed
     assert needed <= files
     assert not [p for p in files if p.endswith((".c", ".so", ".pyd", ".json"))]
