@@ -180,10 +180,10 @@ def ntt(a: Any, p: Integer, *, axis: Integer = -1, out: Any = None, kind: Kind =
     >>> a = np.arange(16, dtype=np.uint32)
     >>> if ntt_cy.cuda.is_available():
     ...     assert (ntt_cy.cuda.ntt(a, 17) == ntt_cy.ntt(a, 17)).all()
-    >>> ntt_cy.cuda.ntt(a, 19)   # arguments are checked first, GPU or not
+    >>> ntt_cy.cuda.ntt(a, 17, kind="skew")   # arguments are checked first, GPU or not
     Traceback (most recent call last):
     ...
-    ValueError: n = 16 does not divide p - 1 = 18: no 16-th root of unity mod 19 (largest cyclic length: 2)
+    ValueError: kind must be one of ('cyclic', 'negacyclic'), got 'skew'
     """
     return _transform(a, p, axis, out, kind, reduction, False, dtype, root)
 

@@ -194,7 +194,8 @@ class NTTPlan:
         >>> import numpy as np, ntt_cy.cuda
         >>> if ntt_cy.cuda.is_available():
         ...     plan, x = ntt_cy.cuda.NTTPlan(8, 17), np.arange(8, dtype=np.uint32)
-        ...     assert (plan.inverse(plan.forward(x, bit_reversed=True), bit_reversed=True) == x).all()
+        ...     X = plan.forward(x, bit_reversed=True)
+        ...     assert (plan.inverse(X, bit_reversed=True) == x).all()
         """
         return self._apply(a, out, bit_reversed, True, axis)
 
