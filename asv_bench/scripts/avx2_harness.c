@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "simd/ntt32/avx512.h"
-#include "simd/bitrev/avx512.h"
-#include "simd/garner/avx512.h"
+#include "simd/ntt32/dispatch.h"
+#include "simd/bitrev/dispatch.h"
+#include "simd/garner/dispatch.h"
 
 #define P 998244353u
 #define LOG2N 17
@@ -29,7 +29,7 @@
 #define CHUNK ((size_t)65536)     /* ntt_cy/_kernels/ntt/types.pxi CHUNK */
 #define L1_BLOCK ((size_t)4096)   /* ntt_cy/_kernels/ntt/types.pxi L1_BLOCK_BYTES / 4 */
 
-static volatile int family = NTT_SIMD_LAZY;
+static volatile int family = NTT_LAZY;
 
 static double now(void) {
     struct timespec t;
@@ -46,7 +46,7 @@ static uint32_t *page_array(size_t count, size_t offset) {
 static void l1_block(uint32_t *a, const uint32_t *tw, const uint32_t *twq) {
     for (size_t h = L1_BLOCK / 2; h >= 32; h /= 4)
         for (size_t s = 0; s < L1_BLOCK; s += 2 * h)
-            ntt_simd32_run4(1, a + s, h, 0, h / 2, tw, twq, P, 0, 0, family);
+            ntt32_run4(1, a + s, h, 0, h / 2, tw, twq, P, 0, 0, family);
 }
 
 static uint64_t pow_mod(uint64_t b, uint64_t e, uint64_t m) {
@@ -87,11 +87,11 @@ static void elementwise(void) {
     double best_pointwise = 1e9, best_crt = 1e9;
     for (int run = 0; run < 300; run++) {
         double t0 = now();
-        ntt_simd32_pointwise(rows[0], rows[1], out, LEN, P, pinv, 12345, 1);
+        ntt32_pointwise(rows[0], rows[1], out, LEN, P, pinv, 12345, 1);
         double t1 = now();
         for (size_t s = 0; s < LEN; s += BLOCK)
-            ntt_simd_garner32((const uint32_t *const *)rows, s, 3, BLOCK, primes, inv, inv_q,
-                              offsets, m, w, wq, 0, scratch64, out + s);
+            garner32_vector_mod((const uint32_t *const *)rows, s, 3, BLOCK, primes, inv, inv_q,
+                                offsets, m, w, wq, 0, scratch64, out + s);
         double t2 = now();
         best_pointwise = t1 - t0 < best_pointwise ? t1 - t0 : best_pointwise;
         best_crt = t2 - t1 < best_crt ? t2 - t1 : best_crt;
@@ -109,7 +109,7 @@ static void elementwise(void) {
  * instead of a product (ntt_w32_edge_quadrant). */
 static double butterflies_in_registers(void) {
     enum { STEPS = 20000000 };
-    ntt_w32_mod m = ntt_w32_modulus(P, 0, 0, NTT_SIMD_LAZY);
+    ntt_w32_mod m = ntt_w32_modulus(P, 0, 0, NTT_LAZY);
     uint32_t w = 3, wq = (uint32_t)(((uint64_t)w << 32) / P);
     ntt_w32_twiddle t = ntt_w32_twiddle_of(_mm256_set1_epi32((int)w), _mm256_set1_epi32((int)wq));
     __m256i x0 = _mm256_set1_epi32(1), x1 = _mm256_set1_epi32(2), x2 = _mm256_set1_epi32(3);
@@ -156,7 +156,7 @@ enum { STREAM_DIF, STREAM_DIT, STREAM_DIT_UNFOLDED, STREAM_SHOUP, STREAM_KINDS }
 NTT_INLINE double butterflies_through_l1(int kind) {
     enum { VECTORS = 256, REPEATS = 20000 };
     static __m256i u[VECTORS], v[VECTORS];
-    ntt_w32_mod m = ntt_w32_modulus(P, 0, 0, NTT_SIMD_LAZY);
+    ntt_w32_mod m = ntt_w32_modulus(P, 0, 0, NTT_LAZY);
     uint32_t w = 3, wq = (uint32_t)(((uint64_t)w << 32) / P);
     ntt_w32_twiddle t = ntt_w32_twiddle_of(_mm256_set1_epi32((int)w), _mm256_set1_epi32((int)wq));
     for (int i = 0; i < VECTORS; i++) {
@@ -212,22 +212,22 @@ int main(void) {
     for (int run = 0; run < 300; run++) {
         double t[PHASES + 1];
         t[0] = now();
-        ntt_simd32_run(1, a, a + N / 2, tw + N / 2, twq + N / 2, N / 2, P, 0, 0, family);
+        ntt32_run(1, a, a + N / 2, tw + N / 2, twq + N / 2, N / 2, P, 0, 0, family);
         t[1] = now();
         for (size_t c = 0; c < N; c += CHUNK) {
-            ntt_simd32_run4(1, a + c, CHUNK / 2, 0, CHUNK / 4, tw, twq, P, 0, 0, family);
+            ntt32_run4(1, a + c, CHUNK / 2, 0, CHUNK / 4, tw, twq, P, 0, 0, family);
             for (size_t s = 0; s < CHUNK; s += CHUNK / 4)
-                ntt_simd32_run4(1, a + c + s, CHUNK / 8, 0, CHUNK / 16, tw, twq, P, 0, 0, family);
+                ntt32_run4(1, a + c + s, CHUNK / 8, 0, CHUNK / 16, tw, twq, P, 0, 0, family);
         }
         t[2] = now();
         for (size_t b = 0; b < N; b += L1_BLOCK)
             l1_block(a + b, tw, twq);
         t[3] = now();
-        ntt_simd_dif4_bitrev32_inplace(a, LOG2N, rev, 0, N >> 8, P, tw, twq, P, 0, 0, family);
+        bitrev32_inplace_dif_tail(a, LOG2N, rev, 0, N >> 8, P, tw, twq, P, 0, 0, family);
         t[4] = now();
-        ntt_simd32_small_stages_tiled(1, a, N, tw, twq, P, 0, 0, family);
+        ntt32_small_stages_tiled(1, a, N, tw, twq, P, 0, 0, family);
         t[5] = now();
-        ntt_simd32_small_stages_tiled(0, a, N, tw, twq, P, 0, 0, family);
+        ntt32_small_stages_tiled(0, a, N, tw, twq, P, 0, 0, family);
         t[6] = now();
         for (int k = 0; k < PHASES; k++)
             if (t[k + 1] - t[k] < best[k])

@@ -26,7 +26,7 @@ MODULI = [3, 7340033, 998244353, 1337006139375617, 2251799235919873, BOUND - 1]
 SHIM = r"""
 #include <stdint.h>
 #include <stddef.h>
-#include "simd/ntt64/avx512_ifma.h"
+#include "simd/ntt64/dispatch.h"
 
 /* r[i] = the product of a[i] and (w[i], wq[i]) as ntt_f64_mulmod returns it */
 void shim_mulmod(uint64_t p, const double *a, const double *w, const double *wq, int64_t *r,

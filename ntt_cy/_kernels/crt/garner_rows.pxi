@@ -15,16 +15,16 @@
 #   mod m    x mod m = sum_j v_j W_j mod m, W_j = p_0 ... p_{j-1} mod m;
 #   then     (x - offset_m) mod m.
 
-cdef extern from "simd/garner/avx512.h" nogil:
-    size_t ntt_simd_garner32(const uint32_t* const* rows, size_t start, size_t k, size_t cnt,
-                             const uint64_t* primes, const uint64_t* inv, const uint64_t* inv_q,
-                             const uint64_t* offsets, uint64_t m, const uint64_t* weights,
-                             const uint64_t* weights_q, uint64_t offset_m, uint64_t* result,
-                             uint32_t* result32)
-    size_t ntt_simd_garner32_digits(const uint32_t* const* rows, size_t start, size_t k,
-                                    size_t cnt, const uint64_t* primes, const uint64_t* inv,
-                                    const uint64_t* inv_q, const uint64_t* offsets,
-                                    uint32_t* const* digits)
+cdef extern from "simd/garner/dispatch.h" nogil:
+    size_t garner32_vector_mod(const uint32_t* const* rows, size_t start, size_t k, size_t cnt,
+                               const uint64_t* primes, const uint64_t* inv, const uint64_t* inv_q,
+                               const uint64_t* offsets, uint64_t m, const uint64_t* weights,
+                               const uint64_t* weights_q, uint64_t offset_m, uint64_t* result,
+                               uint32_t* result32)
+    size_t garner32_vector_digits(const uint32_t* const* rows, size_t start, size_t k,
+                                  size_t cnt, const uint64_t* primes, const uint64_t* inv,
+                                  const uint64_t* inv_q, const uint64_t* offsets,
+                                  uint32_t* const* digits)
 
 cdef extern from "u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
@@ -32,7 +32,7 @@ cdef extern from "u128.h" nogil:
 DEF GARNER_BLOCK = 512
 DEF GARNER32_MAX_PRIMES = 8
 # The digits alone (garner32_digits) for up to WIDE_DIGITS_MAX_PRIMES primes (=
-# NTT_GARNER_MAX_DIGITS of simd/garner/avx512.h): the bases of moduli of several words
+# GARNER32_MAX_DIGITS of simd/garner/dispatch.h): the bases of moduli of several words
 # (crt.py's uint32 route for them), 18 primes for a 254-bit m, 27 for a 381-bit one.
 # Blocks of WIDE_DIGITS_BLOCK coefficients keep the scalar tail's stack small (16 KiB).
 DEF WIDE_DIGITS_MAX_PRIMES = 32
@@ -54,8 +54,8 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
     cdef uint32_t* direct = NULL   # uint32 results: the vector body stores them into out
     if lane_t is uint32_t:
         direct = out
-    cdef Py_ssize_t lo = ntt_simd_garner32(rows, start, k, cnt, primes, inv, inv_q, offsets, m,
-                                           weights, weights_q, offset_m, result, direct)
+    cdef Py_ssize_t lo = garner32_vector_mod(rows, start, k, cnt, primes, inv, inv_q, offsets, m,
+                                             weights, weights_q, offset_m, result, direct)
     cdef uint64_t c, cq, acc
     garner32_scalar_digits(rows, start, k, lo, cnt, primes, inv, inv_q, offsets, &digits[0][0],
                            GARNER_BLOCK)
@@ -445,7 +445,7 @@ cdef uint64_t crt_prime_products(CRTProduct32 self, const source_t* pa, const so
 
 
 # x mod m for 2 <= m < 2^64 (the moduli above 2^32 that garner32_mod cannot take):
-# the same digits, computed by the vector bodies (ntt_simd_garner32_digits) a block
+# the same digits, computed by the vector bodies (garner32_vector_digits) a block
 # at a time, then per coefficient the weighted sum sum_j v_j W_j in two words (each
 # term below 2^95, k <= 8 terms: below 2^98) and one reduction mod m.  Replaces the
 # route through uint64 residues, ntt_cy._kernels.crt.garner32's scalar digits and digits_mod32:
@@ -492,14 +492,14 @@ cdef void block_digits(const uint32_t* const* rows, Py_ssize_t start, Py_ssize_t
                        const uint64_t* inv_q, const uint64_t* offsets, uint32_t* out,
                        Py_ssize_t stride, uint64_t* tail, Py_ssize_t tail_stride) noexcept nogil:
     # garner32_block_digits on raw constants (k primes, inv / inv_q (k, k) row-major),
-    # cnt <= tail_stride: the vector bodies' digits (ntt_simd_garner32_digits) are stored
+    # cnt <= tail_stride: the vector bodies' digits (garner32_vector_digits) are stored
     # in place, the scalar tail's (uint64, into tail) narrowed after them.
     cdef uint32_t* digit_rows[WIDE_DIGITS_MAX_PRIMES]
     cdef Py_ssize_t i, j, done
     for j in range(WIDE_DIGITS_MAX_PRIMES):   # (all set: gcc cannot see that k of them do)
         digit_rows[j] = out + j * stride if j < k else NULL
-    done = ntt_simd_garner32_digits(rows, start, k, cnt, primes, inv, inv_q, offsets,
-                                    digit_rows)
+    done = garner32_vector_digits(rows, start, k, cnt, primes, inv, inv_q, offsets,
+                                  digit_rows)
     garner32_scalar_digits(rows, start, k, done, cnt, primes, inv, inv_q, offsets, tail,
                            tail_stride)
     for j in range(k):

@@ -88,21 +88,21 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
     owned_tiles(rev, tiles, field, part, parts, &m0, &m1)
     if lane_t is uint32_t:
         if edge == EDGE_DIF_TAIL:
-            ntt_simd_dif4_bitrev32_inplace(a, bits, rev, m0, m1, p, <const uint32_t*>t.fwd.w,
-                                           <const uint32_t*>t.fwd.q, <uint32_t>t.mod.p,
-                                           <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
-                                           t.family)
+            bitrev32_inplace_dif_tail(a, bits, rev, m0, m1, p, <const uint32_t*>t.fwd.w,
+                                      <const uint32_t*>t.fwd.q, <uint32_t>t.mod.p,
+                                      <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
+                                      t.family)
             return
         if edge == EDGE_DIT_HEAD:
-            ntt_simd_dit4_bitrev32_inplace(a, bits, rev, m0, m1, <const uint32_t*>t.inv.w,
-                                           <const uint32_t*>t.inv.q, <uint32_t>t.mod.p,
-                                           <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
-                                           t.family)
+            bitrev32_inplace_dit_head(a, bits, rev, m0, m1, <const uint32_t*>t.inv.w,
+                                      <const uint32_t*>t.inv.q, <uint32_t>t.mod.p,
+                                      <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
+                                      t.family)
             return
-        if ntt_simd_bitrev32_inplace(a, bits, rev, m0, m1, p):
+        if bitrev32_inplace(a, bits, rev, m0, m1, p):
             return
     else:
-        if ntt_simd_bitrev64_inplace(a, bits, rev, m0, m1, p):
+        if bitrev64_inplace(a, bits, rev, m0, m1, p):
             return
     shift = bits - field
     for k in range(width):   # row k of a tile: offset rev_field(k) << shift
@@ -144,18 +144,18 @@ cdef void permute_copy_values(const lane_t* src, lane_t* dst, Py_ssize_t n, cons
         tiles = <Py_ssize_t>1 << (bits - 2 * field)
         if lane_t is uint32_t:
             if edge == EDGE_DIT_HEAD:
-                ntt_simd_dit4_bitrev32(src, dst, bits, rev, tiles * part // parts,
+                bitrev32_copy_dit_head(src, dst, bits, rev, tiles * part // parts,
                                        tiles * (part + 1) // parts, <const uint32_t*>t.inv.w,
                                        <const uint32_t*>t.inv.q, <uint32_t>t.mod.p,
                                        <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family,
                                        seen)
                 return
-            if ntt_simd_bitrev32(src, dst, bits, rev, tiles * part // parts,
-                                 tiles * (part + 1) // parts):
+            if bitrev32_copy(src, dst, bits, rev, tiles * part // parts,
+                             tiles * (part + 1) // parts):
                 return
         else:
-            if ntt_simd_bitrev64(src, dst, bits, rev, tiles * part // parts,
-                                 tiles * (part + 1) // parts):
+            if bitrev64_copy(src, dst, bits, rev, tiles * part // parts,
+                             tiles * (part + 1) // parts):
                 return
     if bits < 8:
         if part == 0:

@@ -9,17 +9,17 @@ cdef inline bint fused_edge(lane_t* a, Py_ssize_t n, Py_ssize_t c) noexcept nogi
     # whole 16 x 16 tiles (n >= 256) and chunks that keep those stages out of the large
     # sweeps (c >= 16).
     # Measured on Zen 3 (AVX2), n = 2^17: those four stages cost 0.26-0.30 ns per
-    # butterfly with the in-register shuffles of ntt_simd32_small_stages; in the
+    # butterfly with the in-register shuffles of ntt32_small_stages; in the
     # permutation they pair whole vectors.
     if lane_t is uint32_t:
-        return NTT_CY_FUSED_BITREV32 != 0 and n >= 256 and c >= 16
+        return BITREV32_FUSED_EDGE != 0 and n >= 256 and c >= 16
     else:
         return False
 
 
 cdef inline bint tiled_order(lane_t* a, Py_ssize_t n, int threads) noexcept nogil:
     # Whether padded_product keeps its transforms in the tiled order
-    # (ntt_simd32_small_stages_tiled: bit-reversed order with each block's segments
+    # (ntt32_small_stages_tiled: bit-reversed order with each block's segments
     # transposed, 8 x 16 quadrant by quadrant in AVX2 builds, 16 x 16 in AVX-512 ones,
     # whose small stages pair whole vectors).  uint32 lanes in builds that have it, and
     # every schedule of the call (rows on one thread each: chunk_size(n, 1); one row on
@@ -27,8 +27,8 @@ cdef inline bint tiled_order(lane_t* a, Py_ssize_t n, int threads) noexcept nogi
     # at least a block.  Zen 3 (AVX2): those four stages 0.267 -> 0.170 (forward) and
     # 0.232 -> 0.166 (inverse) ns per butterfly.
     if lane_t is uint32_t:
-        return (NTT_CY_TILED_SMALL32 != 0 and n >= 256
-                and chunk_size(n, threads) >= NTT_CY_TILED_SMALL32)
+        return (NTT32_TILED_BLOCK != 0 and n >= 256
+                and chunk_size(n, threads) >= NTT32_TILED_BLOCK)
     else:
         return False
 
@@ -139,15 +139,15 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
     cdef uint64_t v0, v1
     if lane_t is uint32_t:
         if source_t is uint32_t:
-            j0 += ntt_simd32_run4_padded(a, h, j0, j1, src, NULL, n_src,
-                                         <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
-                                         <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
-                                         t.mod.barrett_mu, t.family, reduce_src, max_seen)
+            j0 += ntt32_run4_padded(a, h, j0, j1, src, NULL, n_src,
+                                    <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
+                                    <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
+                                    t.mod.barrett_mu, t.family, reduce_src, max_seen)
         else:
-            j0 += ntt_simd32_run4_padded(a, h, j0, j1, NULL, src, n_src,
-                                         <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
-                                         <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
-                                         t.mod.barrett_mu, t.family, reduce_src, max_seen)
+            j0 += ntt32_run4_padded(a, h, j0, j1, NULL, src, n_src,
+                                    <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
+                                    <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
+                                    t.mod.barrett_mu, t.family, reduce_src, max_seen)
     if j0 >= j1:
         return
     for j in range(j0, j1):

@@ -30,10 +30,15 @@ ctypedef fused source_t:
     uint32_t
     uint64_t
 
-cdef enum:
-    MONTGOMERY = 0
-    BARRETT = 1
-    LAZY = 2
+cdef extern from "simd/families.h":
+    # The family codes, one definition for C and Cython (the uint64 kernels split
+    # MONTGOMERY by its radix: MONTGOMERY52 / MONTGOMERY64).
+    cdef enum:
+        MONTGOMERY "NTT_MONTGOMERY"
+        BARRETT "NTT_BARRETT"
+        LAZY "NTT_LAZY"
+        MONTGOMERY52 "NTT_MONTGOMERY52"
+        MONTGOMERY64 "NTT_MONTGOMERY64"
 
 FAMILY_CODES = {"montgomery": MONTGOMERY, "barrett": BARRETT, "lazy": LAZY}
 
@@ -74,7 +79,7 @@ cdef struct Twiddles:
     const void* q           # Shoup quotients of w (LAZY only), else NULL
     const double* f         # w balanced into (-p/2, p/2], as doubles, where the build's
     const double* fq        # uint64 LAZY kernels compute in double precision; f / p
-                            # (both NULL elsewhere: see ntt_simd64_float_twiddles)
+                            # (both NULL elsewhere: see ntt64_float_twiddles)
 
 
 cdef struct Tables:

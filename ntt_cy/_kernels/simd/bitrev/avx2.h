@@ -1,16 +1,17 @@
 /* AVX2 bodies of the bit-reversal permutation (simd/bitrev/avx512.h explains the
  * tiling): the same tiles, 16 x 16 uint32 values and 8 x 8 uint64 values, each row one
  * 64-byte cache line, transposed as four quadrants of 8 x 8 (uint32) or 4 x 4 (uint64)
- * in registers.  simd/bitrev/avx512.h includes this file in builds that target AVX2
- * but not AVX-512.  A tile is first copied to the stack, one whole row (a cache line)
+ * in registers.  simd/bitrev/dispatch.h includes this file where simd/select.h picks
+ * AVX2 and turns its bodies into entry points.  A tile is first copied to the stack, one whole row (a cache line)
  * at a time; in place, both tiles of a pair are, so neither is written over before it
  * was read.
  * fold_p != 0 maps [0, 2p) to [0, p) on the way.
  */
 #ifndef NTT_CY_SIMD_BITREV_AVX2_H
 #define NTT_CY_SIMD_BITREV_AVX2_H
-#include <immintrin.h>
-#include "simd/ntt32/avx512.h"   /* the 8-lane butterflies of simd/ntt32/avx2.h */
+#include <stdint.h>
+#include <stddef.h>
+#include "simd/ntt32/avx2.h"   /* the 8-lane butterflies, ntt_w32_transpose8 */
 
 /* r[k] <- column k of the 4 x 4 matrix of 64-bit values whose rows are r[0..3]. */
 NTT_INLINE void ntt_transpose4x64(__m256i r[4]) {
@@ -89,7 +90,7 @@ NTT_INLINE void ntt_tile_rows(const uint32_t *rev, int shift, int count, size_t 
         row[k] = (size_t)rev[(size_t)k << shift] << shift;
 }
 
-static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits,
+NTT_INLINE int ntt_simd_bitrev64_body(const uint64_t *src, uint64_t *dst, int bits,
                                     const uint32_t *rev, size_t m0, size_t m1) {
     size_t row[16];
     uint64_t t[64] __attribute__((aligned(32)));
@@ -109,10 +110,9 @@ static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits
  * as the row is read; after a quadrant's 8 x 8 transpose, vector k holds column
  * c = 8 qc + k of eight rows, so stages 4, 2 and 1 pair whole vectors (columns c and
  * c + h, twiddle tw[h + c mod h] broadcast): no shuffles for the butterflies, unlike
- * ntt_simd32_small_stages, and no pass of their own.  The butterflies are
+ * ntt32_small_stages, and no pass of their own.  The butterflies are
  * ntt_w32_bfly's (ntt_w32_edge_quadrant's: a fold where the twiddle is 1), values
  * congruent to the unfused order's in the same ranges, so the results are its own. */
-#define NTT_CY_FUSED_BITREV32 1
 
 /* Rows at a + row[k] through stage 8 into t (row k at t + 16k). */
 NTT_INLINE void ntt_tile32_in_dif8(const uint32_t *a, const size_t row[16], uint32_t *t,
@@ -131,7 +131,7 @@ NTT_INLINE void ntt_tile32_in_dif8(const uint32_t *a, const size_t row[16], uint
  * its input rows, so output position k of every segment in a quadrant comes from input
  * row k: stages 1, 2, 4 pair whole input rows (before the transpose, twiddle
  * tw[h + k mod h] broadcast) and stage 8 pairs the two halves of each output row
- * (after it, vector twiddles tw[8..15]).  Same butterflies as ntt_simd32_small_stages. */
+ * (after it, vector twiddles tw[8..15]).  Same butterflies as ntt32_small_stages. */
 
 /* As ntt_tile32_out, through the edge stages that remain: forward (DIF tail), stages
  * 4, 2, 1 on the transposed quadrants, then the fold; inverse (DIT head, no fold),
@@ -226,13 +226,13 @@ NTT_INLINE void ntt_tiles32_swap(int edge, uint32_t *a, int bits, const uint32_t
     }
 }
 
-static inline int ntt_simd_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
+NTT_INLINE int ntt_simd_bitrev32_body(const uint32_t *src, uint32_t *dst, int bits,
                                     const uint32_t *rev, size_t m0, size_t m1) {
     ntt_tiles32_copy(NTT_EDGE_NONE, src, dst, bits, rev, m0, m1, NULL, NULL);
     return 1;
 }
 
-static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+NTT_INLINE int ntt_simd_bitrev32_inplace_body(uint32_t *a, int bits, const uint32_t *rev,
                                             size_t m0, size_t m1, uint32_t fold_p) {
     ntt_tiles32_swap(NTT_EDGE_NONE, a, bits, rev, m0, m1, _mm256_set1_epi32((int)fold_p), NULL);
     return 1;
@@ -256,7 +256,7 @@ NTT_INLINE int ntt_edge_walk(int forward, int family, int in_place, const uint32
     return 1;
 }
 
-static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_t *rev,
+NTT_INLINE int ntt_simd_bitrev64_inplace_body(uint64_t *a, int bits, const uint32_t *rev,
                                             size_t m0, size_t m1, uint64_t fold_p) {
     const __m256i p = _mm256_set1_epi64x((long long)fold_p);
     size_t row[16];

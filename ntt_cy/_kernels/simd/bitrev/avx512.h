@@ -1,4 +1,6 @@
-/* Bit-reversal permutation dst[i] = src[rev(i)] (src != dst) by in-register transposes.
+/* AVX-512 bodies of the bit-reversal permutation dst[i] = src[rev(i)] (src != dst) by
+ * in-register transposes.  simd/bitrev/dispatch.h includes this file where
+ * simd/select.h picks AVX-512 and turns its bodies into entry points.
  *
  * Split a `bits`-bit index into its top field, middle and bottom field, each outer
  * field `f` bits wide (f = 4 for uint32: 16 lanes, f = 3 for uint64: 8 lanes):
@@ -18,20 +20,14 @@
  *
  * rev is the bit-reversal table of range(2^bits); tiles m0 <= m < m1 of the
  * 2^(bits - 2f) let threads split the work.  Needs bits >= 2f (8 for uint32, 6 for
- * uint64); returns 1 when done.  AVX2 builds get the same functions from
- * simd/bitrev/avx2.h; elsewhere they return 0 and the caller's scalar loop runs.
+ * uint64); returns 1 when done.  The AVX2 bodies (simd/bitrev/avx2.h) move the same
+ * tiles in quadrants.
  */
 #ifndef NTT_CY_SIMD_BITREV_AVX512_H
 #define NTT_CY_SIMD_BITREV_AVX512_H
 #include <stdint.h>
 #include <stddef.h>
-#include "simd/ntt32/avx512.h"   /* ntt_transpose16x32, the edge stages; simd/select.h */
-
-#ifndef NTT_INLINE
-#define NTT_INLINE static inline __attribute__((always_inline))
-#endif
-
-#if defined(NTT_CY_AVX512_BW)   /* F + BW: the fused stages use simd/ntt32/avx512.h's butterflies */
+#include "simd/ntt32/avx512.h"   /* ntt_transpose16x32, the edge stages */
 
 /* r[k] <- column k of the 8 x 8 matrix of 64-bit values whose rows are r[0..7]. */
 NTT_INLINE void ntt_transpose8x64(__m512i r[8]) {
@@ -53,7 +49,7 @@ NTT_INLINE void ntt_transpose8x64(__m512i r[8]) {
     }
 }
 
-static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits,
+NTT_INLINE int ntt_simd_bitrev64_body(const uint64_t *src, uint64_t *dst, int bits,
                                     const uint32_t *rev, size_t m0, size_t m1) {
     int shift = bits - 3;
     size_t m;
@@ -85,7 +81,7 @@ NTT_INLINE void ntt_tile64_store(uint64_t *a, size_t base, int shift, const uint
     }
 }
 
-static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_t *rev,
+NTT_INLINE int ntt_simd_bitrev64_inplace_body(uint64_t *a, int bits, const uint32_t *rev,
                                             size_t m0, size_t m1, uint64_t fold_p) {
     int shift = bits - 3;
     const __m512i p = _mm512_set1_epi64((long long)fold_p);
@@ -114,7 +110,6 @@ static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_
  * every segment), before the store and its fold; the inverse's on the rows as loaded
  * (value k of output row c is row k's lane c, so its stages pair whole rows), then the
  * transpose.  No pass of their own, and no shuffles for the butterflies. */
-#define NTT_CY_FUSED_BITREV32 1
 enum { NTT_EDGE_NONE = 0, NTT_EDGE_DIF_TAIL = 1, NTT_EDGE_DIT_HEAD = 2 };
 
 /* Rows of the tile whose rows start at a + base (row k at offset rev4(k) << shift,
@@ -185,13 +180,13 @@ NTT_INLINE void ntt_tiles32_swap(int edge, uint32_t *a, int bits, const uint32_t
     }
 }
 
-static inline int ntt_simd_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
+NTT_INLINE int ntt_simd_bitrev32_body(const uint32_t *src, uint32_t *dst, int bits,
                                     const uint32_t *rev, size_t m0, size_t m1) {
     ntt_tiles32_copy(NTT_EDGE_NONE, src, dst, bits, rev, m0, m1, NULL, NULL);
     return 1;
 }
 
-static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
+NTT_INLINE int ntt_simd_bitrev32_inplace_body(uint32_t *a, int bits, const uint32_t *rev,
                                             size_t m0, size_t m1, uint32_t fold_p) {
     ntt_tiles32_swap(NTT_EDGE_NONE, a, bits, rev, m0, m1, _mm512_set1_epi32((int)fold_p), NULL);
     return 1;
@@ -216,71 +211,4 @@ NTT_INLINE int ntt_edge_walk(int forward, int family, int in_place, const uint32
     return 1;
 }
 
-#elif defined(__AVX2__)
-#include "simd/bitrev/avx2.h"
-
-#else  /* neither: the caller's scalar tile loops run */
-
-static inline int ntt_simd_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                            size_t m0, size_t m1, uint32_t fold_p) {
-    (void)a; (void)bits; (void)rev; (void)m0; (void)m1; (void)fold_p;
-    return 0;
-}
-
-static inline int ntt_simd_bitrev64_inplace(uint64_t *a, int bits, const uint32_t *rev,
-                                            size_t m0, size_t m1, uint64_t fold_p) {
-    (void)a; (void)bits; (void)rev; (void)m0; (void)m1; (void)fold_p;
-    return 0;
-}
-
-static inline int ntt_simd_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
-                                    const uint32_t *rev, size_t m0, size_t m1) {
-    (void)src; (void)dst; (void)bits; (void)rev; (void)m0; (void)m1;
-    return 0;
-}
-
-static inline int ntt_simd_bitrev64(const uint64_t *src, uint64_t *dst, int bits,
-                                    const uint32_t *rev, size_t m0, size_t m1) {
-    (void)src; (void)dst; (void)bits; (void)rev; (void)m0; (void)m1;
-    return 0;
-}
-#endif
-
-#if !defined(NTT_CY_FUSED_BITREV32)
-#define NTT_CY_FUSED_BITREV32 0   /* no fused permutations in this build */
-#endif
-
-/* The fused permutations' entry points: each vector build's ntt_edge_walk, one copy per
- * family (NTT_SIMD_BY_FAMILY; 0 in the portable build). */
-
-/* ntt_simd_bitrev32_inplace of a DIF that stopped before stage 8: the tiles take
- * stages 8, 4, 2, 1 on the way (family etc. as ntt_simd32_small_stages). */
-static inline int ntt_simd_dif4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                                 size_t m0, size_t m1, uint32_t fold_p,
-                                                 const uint32_t *tw, const uint32_t *twq,
-                                                 uint32_t p, uint32_t pinv, uint64_t mu,
-                                                 int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 1, family, 1, NULL, a, bits, rev, m0, m1,
-                              fold_p, tw, twq, p, pinv, mu, NULL);
-}
-
-/* ntt_simd_bitrev32 (src != dst), then DIT stages 1..8 on dst; max_seen as
- * ntt_tiles32_copy. */
-static inline int ntt_simd_dit4_bitrev32(const uint32_t *src, uint32_t *dst, int bits,
-                                         const uint32_t *rev, size_t m0, size_t m1,
-                                         const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                         uint32_t pinv, uint64_t mu, int family,
-                                         uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 0, family, 0, src, dst, bits, rev, m0, m1, 0,
-                              tw, twq, p, pinv, mu, max_seen);
-}
-
-/* In place: ntt_simd_bitrev32_inplace (no fold), then DIT stages 1..8. */
-static inline int ntt_simd_dit4_bitrev32_inplace(uint32_t *a, int bits, const uint32_t *rev,
-                                                 size_t m0, size_t m1, const uint32_t *tw,
-                                                 const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                                 uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0,
-                              tw, twq, p, pinv, mu, NULL);
-}
 #endif

@@ -1,6 +1,6 @@
 /* AVX2 body of the fused CRT reconstruction (crt/garner_rows.pxi): the AVX-512 version's
- * arithmetic on 4 coefficients per vector, two vectors per step.  simd/garner/avx512.h
- * includes this file in builds that target AVX2 but not AVX-512.
+ * arithmetic on 4 coefficients per vector, two vectors per step.  simd/garner/dispatch.h
+ * includes this file where simd/select.h picks AVX2.
  *
  * Every value lives in a 64-bit lane and stays below 2^33, so AVX2's signed 64-bit
  * view is exact: "x < q" is the sign of x - q, and a sign-bit blend replaces
@@ -11,8 +11,9 @@
  */
 #ifndef NTT_CY_SIMD_GARNER_AVX2_H
 #define NTT_CY_SIMD_GARNER_AVX2_H
-#include <immintrin.h>
-#include "simd/ntt32/avx512.h"   /* ntt_w32_shoup of simd/ntt32/avx2.h */
+#include <stdint.h>
+#include <stddef.h>
+#include "simd/ntt32/avx2.h"   /* ntt_w32_shoup */
 
 /* a*w mod q in [0, 2q): a, w, wq = floor(w 2^32 / q), q all below 2^32. */
 NTT_INLINE __m256i ntt_wg_shoup(__m256i a, __m256i w, __m256i wq, __m256i q) {
@@ -212,13 +213,13 @@ ntt_wg_garner32_k(int mode, size_t k, const uint32_t *const *rows, size_t start,
 }
 
 /* The digits of 8 coefficients from `at`, stored at digits[j] + i (the loop of
- * ntt_simd_garner32_digits, simd/garner/avx512.h, takes 8 at a time). */
+ * garner32_vector_digits, simd/garner/avx512.h, takes 8 at a time). */
 NTT_INLINE void ntt_wg8_store_digits(int lazy, int zero_offset, const uint32_t *const *rows,
                                      size_t at, size_t k, const uint64_t *primes,
                                      const uint64_t *inv, const uint64_t *inv_q,
                                      const uint64_t *offsets, uint32_t *const *digits,
                                      size_t i) {
-    __m256i d[NTT_GARNER_MAX_DIGITS];
+    __m256i d[GARNER32_MAX_DIGITS];
     ntt_wg8_digits(lazy, zero_offset, rows, at, k, primes, inv, inv_q, offsets, d);
     for (size_t j = 0; j < k; j++)
         _mm256_storeu_si256((__m256i *)(digits[j] + i), d[j]);
@@ -226,15 +227,4 @@ NTT_INLINE void ntt_wg8_store_digits(int lazy, int zero_offset, const uint32_t *
 
 #define NTT_GARNER_DIGITS_LANES 8
 #define NTT_GARNER_STORE_DIGITS ntt_wg8_store_digits
-
-static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start, size_t k,
-                                       size_t cnt, const uint64_t *primes, const uint64_t *inv,
-                                       const uint64_t *inv_q, const uint64_t *offsets,
-                                       uint64_t m, const uint64_t *weights,
-                                       const uint64_t *weights_q, uint64_t offset_m,
-                                       uint64_t *result, uint32_t *result32) {
-    return NTT_WG_BY_MODE(ntt_wg_garner32_k, ntt_garner_mode(k, primes, offsets, m, offset_m),
-                          k, rows, start, cnt, primes, inv, inv_q, offsets, m, weights,
-                          weights_q, offset_m, result, result32);
-}
 #endif

@@ -1,84 +1,19 @@
-/* AVX-512 body of the fused CRT reconstruction (crt/garner_rows.pxi), with every digit in
- * a register: 8 coefficients per step in 64-bit lanes (any m < 2^32), 16 in 32-bit
- * lanes (m < 2^31, and lazily for primes and m at most 2^30), the modes of the AVX2
- * body (simd/garner/avx2.h, which explains them).  gcc vectorises the scalar loops
- * too, but with 64x64-bit products (vpmullq, 3 uops); every operand here is below
- * 2^32, so vpmuludq (1 uop) gives the same products.  Ranges as the scalar code:
- * p_j < 2^31 with max p < 2 min p, m < 2^32, residues < p_j, offsets < p_j,
- * offset_m < m.
- * Returns how many coefficients it wrote (cnt rounded down to 16): to result32 as
- * uint32 when that is not NULL, else to result.  AVX2
- * builds get the same function from simd/garner/avx2.h; elsewhere it returns 0 and
- * the scalar loop does everything.
+/* AVX-512 bodies of the fused CRT reconstruction (crt/garner_rows.pxi), with every digit
+ * in a register: 8 coefficients per step in 64-bit lanes (any m < 2^32), 16 in 32-bit
+ * lanes (m < 2^31, and lazily for primes and m at most 2^30), the modes of
+ * simd/garner/dispatch.h (simd/garner/avx2.h explains them).  gcc vectorises the
+ * scalar loops too, but with 64x64-bit products (vpmullq, 3 uops); every operand here
+ * is below 2^32, so vpmuludq (1 uop) gives the same products.  Ranges as the scalar
+ * code: p_j < 2^31 with max p < 2 min p, m < 2^32, residues < p_j, offsets < p_j,
+ * offset_m < m.  simd/garner/dispatch.h includes this file where simd/select.h picks
+ * AVX-512.
  */
 #ifndef NTT_CY_SIMD_GARNER_AVX512_H
 #define NTT_CY_SIMD_GARNER_AVX512_H
 #include <stdint.h>
 #include <stddef.h>
-#include "simd/ntt32/avx512.h"   /* the 16-lane Shoup products; simd/select.h */
+#include "simd/ntt32/avx512.h"   /* the 16-lane Shoup products */
 
-#ifndef NTT_INLINE   /* see simd/ntt32/avx512.h */
-#define NTT_INLINE static inline __attribute__((always_inline))
-#endif
-
-/* The most primes the digits alone (ntt_simd_garner32_digits) take: the wide moduli's
- * bases (crt.WIDE32_MAX_PRIMES), whose digits are held in an array of vectors on the
- * stack (the coefficient bodies take at most 8, held in registers). */
-#define NTT_GARNER_MAX_DIGITS 32
-
-/* How a body computes its coefficients: 64-bit lanes (any m < 2^32), 32-bit lanes
- * (m < 2^31), or the lazy 32-bit lanes (primes and m at most 2^30), with or without
- * offsets; both vector bodies pick theirs here. */
-enum { NTT_WG_WIDE, NTT_WG_NARROW, NTT_WG_LAZY, NTT_WG_LAZY_NO_OFFSET };
-
-/* Whether every prime is at most 2^30 (lazy digits: 4 p_j fits 32 bits), and whether
- * every offset is 0. */
-static inline int ntt_garner_digits_lazy(size_t k, const uint64_t *primes) {
-    int lazy = 1;
-    for (size_t j = 0; j < k; j++)
-        lazy &= primes[j] <= (1ull << 30);
-    return lazy;
-}
-
-static inline int ntt_garner_no_offset(size_t k, const uint64_t *offsets) {
-    int none = 1;
-    for (size_t j = 0; j < k; j++)
-        none &= offsets[j] == 0;
-    return none;
-}
-
-static inline int ntt_garner_mode(size_t k, const uint64_t *primes, const uint64_t *offsets,
-                                  uint64_t m, uint64_t offset_m) {
-    int mode = m < (1ull << 31) ? NTT_WG_NARROW : NTT_WG_WIDE;
-    if (m <= (1ull << 30) && ntt_garner_digits_lazy(k, primes))
-        mode = offset_m == 0 && ntt_garner_no_offset(k, offsets) ? NTT_WG_LAZY_NO_OFFSET
-                                                                 : NTT_WG_LAZY;
-    return mode;
-}
-
-/* The body's loop with its mode and k as literals: one loop per pair.  k = 3 (30-bit
- * primes for any m < 2^32 up to n ~ 2^26) gets its own copies: loops unrolled,
- * constants held in registers. */
-#define NTT_WG_BY_MODE(fn, mode, k, ...)                                                  \
-    ((k) == 3 ? NTT_WG_BY_MODE_K(fn, mode, 3, __VA_ARGS__)                                \
-              : NTT_WG_BY_MODE_K(fn, mode, k, __VA_ARGS__))
-#define NTT_WG_BY_MODE_K(fn, mode, k, ...)                                                \
-    ((mode) == NTT_WG_LAZY_NO_OFFSET ? fn(NTT_WG_LAZY_NO_OFFSET, k, __VA_ARGS__)          \
-     : (mode) == NTT_WG_LAZY         ? fn(NTT_WG_LAZY, k, __VA_ARGS__)                    \
-     : (mode) == NTT_WG_NARROW       ? fn(NTT_WG_NARROW, k, __VA_ARGS__)                  \
-                                     : fn(NTT_WG_WIDE, k, __VA_ARGS__))
-
-/* The digits alone (ntt_simd_garner32_digits): lazy 32-bit lanes when every prime is
- * at most 2^30, else the folded ones (primes below 2^31); offsets skipped when all
- * are 0.  Both literals, one loop each. */
-#define NTT_WG_DIGITS_BY_MODE(fn, k, primes, offsets, ...)                                \
-    (ntt_garner_digits_lazy(k, primes)                                                    \
-         ? (ntt_garner_no_offset(k, offsets) ? fn(1, 1, k, __VA_ARGS__)                  \
-                                             : fn(1, 0, k, __VA_ARGS__))                 \
-         : (ntt_garner_no_offset(k, offsets) ? fn(0, 1, k, __VA_ARGS__)                  \
-                                             : fn(0, 0, k, __VA_ARGS__)))
-
-#if defined(NTT_CY_AVX512_BW)
 
 /* a*w mod q in [0, 2q): a, w, wq = floor(w 2^32 / q), q all below 2^32. */
 NTT_INLINE __m512i ntt_vg_shoup(__m512i a, __m512i w, __m512i wq, __m512i q) {
@@ -236,25 +171,14 @@ NTT_INLINE size_t ntt_vg_garner32_k(int mode, size_t k, const uint32_t *const *r
     return done;
 }
 
-static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start, size_t k,
-                                       size_t cnt, const uint64_t *primes, const uint64_t *inv,
-                                       const uint64_t *inv_q, const uint64_t *offsets,
-                                       uint64_t m, const uint64_t *weights,
-                                       const uint64_t *weights_q, uint64_t offset_m,
-                                       uint64_t *result, uint32_t *result32) {
-    return NTT_WG_BY_MODE(ntt_vg_garner32_k, ntt_garner_mode(k, primes, offsets, m, offset_m),
-                          k, rows, start, cnt, primes, inv, inv_q, offsets, m, weights,
-                          weights_q, offset_m, result, result32);
-}
-
 /* The digits of 16 coefficients from `at`, stored at digits[j] + i (the loop of
- * ntt_simd_garner32_digits below takes 16 at a time). */
+ * garner32_vector_digits below takes 16 at a time). */
 NTT_INLINE void ntt_vg16_store_digits(int lazy, int zero_offset, const uint32_t *const *rows,
                                       size_t at, size_t k, const uint64_t *primes,
                                       const uint64_t *inv, const uint64_t *inv_q,
                                       const uint64_t *offsets, uint32_t *const *digits,
                                       size_t i) {
-    __m512i d[NTT_GARNER_MAX_DIGITS];
+    __m512i d[GARNER32_MAX_DIGITS];
     ntt_vg16_digits(lazy, zero_offset, rows, at, k, primes, inv, inv_q, offsets, d);
     for (size_t j = 0; j < k; j++)
         _mm512_storeu_si512(digits[j] + i, d[j]);
@@ -263,57 +187,4 @@ NTT_INLINE void ntt_vg16_store_digits(int lazy, int zero_offset, const uint32_t 
 #define NTT_GARNER_DIGITS_LANES 16
 #define NTT_GARNER_STORE_DIGITS ntt_vg16_store_digits
 
-#elif defined(__AVX2__)
-#include "simd/garner/avx2.h"
-
-#else  /* neither: the scalar loop does everything */
-
-static inline size_t ntt_simd_garner32(const uint32_t *const *rows, size_t start, size_t k,
-                                       size_t cnt, const uint64_t *primes, const uint64_t *inv,
-                                       const uint64_t *inv_q, const uint64_t *offsets,
-                                       uint64_t m, const uint64_t *weights,
-                                       const uint64_t *weights_q, uint64_t offset_m,
-                                       uint64_t *result, uint32_t *result32) {
-    (void)rows; (void)start; (void)k; (void)cnt; (void)primes; (void)inv; (void)inv_q;
-    (void)offsets; (void)m; (void)weights; (void)weights_q; (void)offset_m; (void)result;
-    (void)result32;
-    return 0;
-}
-
-#endif
-
-/* The digits alone, for moduli the weighted sums above cannot take (m >= 2^32):
- * digits[j][i] = v_j in [0, p_j) for coefficients start .. start + cnt, rounded down
- * to the build's vector (NTT_GARNER_DIGITS_LANES; lazy and zero_offset literals as in
- * the coefficient functions), or none where the scalar loop does everything.  Returns
- * how many. */
-#ifdef NTT_GARNER_DIGITS_LANES
-NTT_INLINE size_t ntt_garner_digits_k(int lazy, int zero_offset, size_t k,
-                                      const uint32_t *const *rows, size_t start, size_t cnt,
-                                      const uint64_t *primes, const uint64_t *inv,
-                                      const uint64_t *inv_q, const uint64_t *offsets,
-                                      uint32_t *const *digits) {
-    size_t i, done = cnt - cnt % NTT_GARNER_DIGITS_LANES;
-    if (k < 1 || k > NTT_GARNER_MAX_DIGITS)
-        return 0;
-    for (i = 0; i < done; i += NTT_GARNER_DIGITS_LANES)
-        NTT_GARNER_STORE_DIGITS(lazy, zero_offset, rows, start + i, k, primes, inv, inv_q,
-                                offsets, digits, i);
-    return done;
-}
-#endif
-
-static inline size_t ntt_simd_garner32_digits(const uint32_t *const *rows, size_t start,
-                                              size_t k, size_t cnt, const uint64_t *primes,
-                                              const uint64_t *inv, const uint64_t *inv_q,
-                                              const uint64_t *offsets, uint32_t *const *digits) {
-#ifdef NTT_GARNER_DIGITS_LANES
-    return NTT_WG_DIGITS_BY_MODE(ntt_garner_digits_k, k, primes, offsets, rows, start, cnt,
-                                 primes, inv, inv_q, offsets, digits);
-#else
-    (void)rows; (void)start; (void)k; (void)cnt; (void)primes; (void)inv; (void)inv_q;
-    (void)offsets; (void)digits;
-    return 0;
-#endif
-}
 #endif

@@ -1,16 +1,17 @@
-/* AVX2 butterflies for 32-bit lanes (8 per vector), all three families: the same
- * functions, ranges and results as the AVX-512 ones in simd/ntt32/avx512.h, which
- * includes this file in builds that target AVX2 but not AVX-512.  The twists have
- * no AVX2 body (simd/ntt32/avx512.h reports "nothing done" for them in this build); the
- * scalar Cython loops take them.
+/* AVX2 bodies for 32-bit lanes (8 per vector), all three families: the same sweeps,
+ * ranges and results as the AVX-512 ones in simd/ntt32/avx512.h.  simd/ntt32/dispatch.h
+ * includes this file where simd/select.h picks AVX2 and turns each body into an entry
+ * point.  The twists have no AVX2 body (the scalar Cython loops take them).
  *
  * AVX2 has no unsigned compare: "x < y" is a signed compare of x and y with their
  * top bits flipped, so the exact families stay valid for every p < 2^32; for p < 2^31
  * their sums and differences take an unsigned min instead (ntt_w32_add / _sub).
  */
-#ifndef NTT_CY_SIMD32_AVX2_H
-#define NTT_CY_SIMD32_AVX2_H
-#include <immintrin.h>
+#ifndef NTT_CY_SIMD_NTT32_AVX2_H
+#define NTT_CY_SIMD_NTT32_AVX2_H
+#include <stdint.h>
+#include <stddef.h>
+#include "simd/families.h"
 
 typedef struct {
     __m256i p, two_p, pinv, mu_lo, mu_hi;
@@ -170,18 +171,18 @@ NTT_INLINE ntt_w32_twiddle ntt_w32_twiddle_at(const uint32_t *tw, const uint32_t
 /* a * w as the butterflies need it, and `one` (twiddle 1): as ntt_v32_times. */
 NTT_INLINE __m256i ntt_w32_times(__m256i a, const ntt_w32_twiddle *t, const ntt_w32_mod *m,
                                  int one) {
-    if (m->family == NTT_SIMD_LAZY)
+    if (m->family == NTT_LAZY)
         return one ? ntt_w32_fold(a, m->two_p) : ntt_w32_shoup(a, t->w, t->q, t->q_odd, m->p);
     if (one)
         return a;
-    return m->family == NTT_SIMD_BARRETT ? ntt_w32_barrett(a, t->w, m)
+    return m->family == NTT_BARRETT ? ntt_w32_barrett(a, t->w, m)
                                          : ntt_w32_mont_odd(a, t->w, t->q_odd, m);
 }
 
 /* One butterfly on 8 lanes: as ntt_v32_butterfly (DIF forward, DIT otherwise). */
 NTT_INLINE void ntt_w32_bfly(int forward, __m256i *u, __m256i *v, const ntt_w32_twiddle *tw,
                              const ntt_w32_mod *m, int one) {
-    if (m->family == NTT_SIMD_LAZY) {
+    if (m->family == NTT_LAZY) {
         if (forward) {      /* DIF, in/out [0, 2p) */
             __m256i d = _mm256_add_epi32(_mm256_sub_epi32(*u, *v), m->two_p);
             *u = ntt_w32_fold(_mm256_add_epi32(*u, *v), m->two_p);
@@ -255,7 +256,7 @@ NTT_INLINE size_t ntt_simd32_run_body(int forward, int family, int from_src, uin
     for (j = 0; j < done; j += 8) {
         __m256i u = _mm256_loadu_si256((const __m256i *)((from_src ? sx : x) + j));
         __m256i v = _mm256_loadu_si256((const __m256i *)((from_src ? sy : y) + j));
-        ntt_w32_twiddle t = ntt_w32_twiddle_at(w, wq, j, family == NTT_SIMD_LAZY);
+        ntt_w32_twiddle t = ntt_w32_twiddle_at(w, wq, j, family == NTT_LAZY);
         if (from_src)
             top = _mm256_max_epu32(top, _mm256_max_epu32(u, v));
         ntt_w32_bfly(forward, &u, &v, &t, &m, 0);
@@ -288,14 +289,14 @@ NTT_INLINE size_t ntt_simd32_run4_body(int forward, int family, int from_src, ui
             top = _mm256_max_epu32(top, _mm256_max_epu32(_mm256_max_epu32(x0, x1),
                                                          _mm256_max_epu32(x2, x3)));
         ntt_w32_radix4(forward, a, h, j, x0, x1, x2, x3, tw, twq, &m,
-                       family == NTT_SIMD_LAZY);
+                       family == NTT_LAZY);
     }
     if (from_src)
         ntt_w32_max_seen(top, max_seen);
     return done;
 }
 
-/* The zero-padded first pass, as the AVX-512 ntt_simd32_run4_padded (its ranges and
+/* The zero-padded first pass, as the AVX-512 ntt32_run4_padded (its ranges and
  * the 64-bit sources' reduction are stated there): DIF stages h and h/2 of a row
  * a[0:2h] whose input is src[0:n_src] zero-padded (n_src <= h), x0 and x1 read
  * straight from src (uint32, or uint64 when src32 is NULL), x2 = x3 = 0.  *top keeps
@@ -357,7 +358,7 @@ NTT_INLINE size_t ntt_simd32_run4_padded_body(int forward, int family, uint32_t 
     ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
     (void)forward;   /* always a DIF */
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)7;
-    int lazy = family == NTT_SIMD_LAZY;
+    int lazy = family == NTT_LAZY;
     const __m256i flip = _mm256_set1_epi64x((long long)0x8000000000000000ULL);
     __m256i top = src32 ? _mm256_setzero_si256() : flip;   /* the smallest value, 0 */
     const __m256i one_q = _mm256_set1_epi32((int)(uint32_t)((1ull << 32) / p));
@@ -477,7 +478,7 @@ NTT_INLINE int ntt_simd32_small_stages_body(int forward, int family, uint32_t *a
                                             const uint32_t *tw, const uint32_t *twq,
                                             uint32_t p, uint32_t pinv, uint64_t mu) {
     ntt_w32_mod m = ntt_w32_modulus(p, pinv, mu, family);
-    int lazy = family == NTT_SIMD_LAZY;
+    int lazy = family == NTT_LAZY;
     ntt_w32_twiddle t[4];
     if (size < 16 || (size & 15))
         return 0;
@@ -520,11 +521,11 @@ NTT_INLINE int ntt_simd32_small_stages_body(int forward, int family, uint32_t *a
  * The forward stores the quadrants transposed: block position 8 c + s holds segment
  * s's value c (c < 8), 64 + 8 (c - 8) + s for c >= 8, i.e. the bit-reversed order with
  * each block's 8 x 16 matrix transposed quadrant by quadrant.  The inverse takes that
- * order back.  Same butterflies as ntt_simd32_small_stages, except that twiddle-1
+ * order back.  Same butterflies as ntt32_small_stages, except that twiddle-1
  * ones take a fold (ntt_w32_edge_quadrant): values congruent, in the same ranges.  Zen 3
  * (C harness, L1-resident 4096 values, LAZY): forward 0.267 -> 0.170 ns per butterfly,
  * inverse 0.232 -> 0.166. */
-#define NTT_CY_TILED_SMALL32 128   /* the block length */
+#define NTT32_TILED_BLOCK 128   /* the block length */
 
 /* The twiddles of the four stages at a transform's bit-reversed end (h = 8, 4, 2, 1)
  * as vertical butterflies use them: stage 8 a vector (twiddle per lane), stages 4
@@ -537,7 +538,7 @@ typedef struct {
 NTT_INLINE void ntt_w32_edge_twiddles_load(ntt_w32_edge_twiddles *d, const uint32_t *tw,
                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
                                            uint64_t mu, int family) {
-    int lazy = family == NTT_SIMD_LAZY;
+    int lazy = family == NTT_LAZY;
     d->m = ntt_w32_modulus(p, pinv, mu, family);
     const uint32_t *q = lazy ? twq : tw;
     d->t8 = ntt_w32_twiddle_of(_mm256_loadu_si256((const __m256i *)(tw + 8)),
@@ -644,7 +645,7 @@ NTT_INLINE int ntt_simd32_tiled_body(int forward, int family, uint32_t *a, size_
 /* a[i] <- a[i] c mod p in [0, p) for a[i] in [0, 4p) (LAZY DIT output, 4p <= 2^32),
  * c < p, cq = floor(c 2^32 / p): Shoup -> [0, 2p), one fold.  The cyclic inverse's
  * n^-1; the scalar loop it replaces took 15% of a 2^17 intt on Zen 3. */
-static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
+NTT_INLINE size_t ntt_simd32_scale_lazy_body(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
                                            uint32_t p) {
     const __m256i vc = _mm256_set1_epi32((int)c), vcq = _mm256_set1_epi32((int)cq);
     const __m256i vp = _mm256_set1_epi32((int)p);
@@ -663,10 +664,10 @@ static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c
  * Montgomery products' 38 (each with AVX2's emulated unsigned compare).  lazy_out (the
  * product goes on to a LAZY DIT, whose inputs may lie in [0, 4p)): the Shoup result
  * stays in [0, 2p), without the fold (23 operations). */
-static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
+NTT_INLINE size_t ntt_simd32_pointwise_body(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                           size_t count, uint32_t p, uint32_t pinv, uint32_t c,
                                           int lazy_out) {
-    ntt_w32_mod m = ntt_w32_modulus(p, pinv, 0, NTT_SIMD_MONTGOMERY);
+    ntt_w32_mod m = ntt_w32_modulus(p, pinv, 0, NTT_MONTGOMERY);
     size_t i, done = count & ~(size_t)7;
     if (p < (1u << 31)) {
         /* C = c 2^-32 mod p by one scalar REDC: (c - k p) / 2^32 with k p = c mod 2^32,

@@ -1,61 +1,20 @@
-/* AVX-512 butterflies for 32-bit lanes (16 per vector): LAZY, MONTGOMERY and BARRETT.
- *
- * Compiled into every kernel build; the bodies exist only where the compiler
- * targets AVX-512 (the _ntt_avx512 build); the _ntt_avx2 build gets 8-lane
- * versions of the same functions from simd/ntt32/avx2.h.  Elsewhere each function
- * reports that it processed nothing (returns 0) and the scalar Cython loop does
- * the work, so the call sites need no #ifdefs.  Ranges are those of the scalar code in
- * ntt/butterflies.pxi / ntt/arith32.pxd, lane for lane:
+/* AVX-512 bodies for 32-bit lanes (16 per vector), all three families: the radix-2 and
+ * radix-4 sweeps, the four stages at a transform's bit-reversed end (in registers, and
+ * on 16 x 16 tiles), the zero-padded first pass, the twists, the scaling and the
+ * pointwise product.  simd/ntt32/dispatch.h includes this file where simd/select.h
+ * picks AVX-512 and turns each body into an entry point.  Ranges are those of the
+ * scalar code in ntt/butterflies.pxi / ntt/arith32.pxd, lane for lane:
  *   LAZY DIF  in/out [0, 2p);  LAZY DIT in/out [0, 4p);  needs 4p <= 2^32.
  *   MONTGOMERY in/out [0, p); twiddles w*2^32 mod p; p odd < 2^32.
  *   BARRETT    in/out [0, p); twiddles plain; mu = floor(2^64 / p); any p < 2^32.
  * Reference: D. Harvey, "Faster arithmetic for number-theoretic transforms",
  * J. Symbolic Comput. 60 (2014).
  */
-#ifndef NTT_CY_SIMD32_AVX512_H
-#define NTT_CY_SIMD32_AVX512_H
+#ifndef NTT_CY_SIMD_NTT32_AVX512_H
+#define NTT_CY_SIMD_NTT32_AVX512_H
 #include <stdint.h>
 #include <stddef.h>
-#include "simd/select.h"
-
-#define NTT_SIMD_LAZY 2
-#define NTT_SIMD_MONTGOMERY 0
-#define NTT_SIMD_BARRETT 1
-
-/* The vector helpers are forced inline: gcc otherwise keeps some of them (the
- * butterflies) out of line in the large kernel modules, and every call then
- * passes its registers through memory (measured: the butterfly out of line, a 2^18
- * transform ~20% slower than the same code inlined). */
-#ifndef NTT_INLINE
-#define NTT_INLINE static inline __attribute__((always_inline))
-#endif
-
-/* fn(forward, family, ...) with both as literals: one copy of fn's loop per pair (both
- * vector builds).  With the family a run-time value gcc kept the family tests inside
- * the butterflies: measured on Zen 3 (C harness on this header, uint32 LAZY, n = 2^17), radix-4 sweeps
- * in L1 0.22 -> 0.17 ns per butterfly, the fused permutation 0.34 -> 0.23. */
-#define NTT_SIMD_BY_FAMILY(fn, forward, family, ...)                                     \
-    ((family) == NTT_SIMD_LAZY                                                          \
-         ? ((forward) ? fn(1, NTT_SIMD_LAZY, __VA_ARGS__) : fn(0, NTT_SIMD_LAZY, __VA_ARGS__)) \
-     : (family) == NTT_SIMD_MONTGOMERY                                                  \
-         ? ((forward) ? fn(1, NTT_SIMD_MONTGOMERY, __VA_ARGS__)                         \
-                      : fn(0, NTT_SIMD_MONTGOMERY, __VA_ARGS__))                        \
-         : ((forward) ? fn(1, NTT_SIMD_BARRETT, __VA_ARGS__)                            \
-                      : fn(0, NTT_SIMD_BARRETT, __VA_ARGS__)))
-#if !defined(NTT_CY_AVX512_BW) && !defined(__AVX2__)
-/* The portable build has no vector bodies: every entry point written over this macro
- * reports 0 done without naming fn (its arguments taken and dropped, inlined to 0),
- * and the scalar loops run. */
-static inline int ntt_simd_no_body(int forward, int family, ...) {
-    (void)forward; (void)family;
-    return 0;
-}
-#undef NTT_SIMD_BY_FAMILY
-#define NTT_SIMD_BY_FAMILY(fn, forward, family, ...) \
-    ntt_simd_no_body((forward), (family), __VA_ARGS__)
-#endif
-
-#if defined(NTT_CY_AVX512_BW)
+#include "simd/families.h"
 
 /* r[k] <- column k of the 16 x 16 matrix of 32-bit values whose rows are r[0..15]. */
 NTT_INLINE void ntt_transpose16x32(__m512i r[16]) {
@@ -209,7 +168,7 @@ enum { NTT_V32_TW_VECTOR = 0, NTT_V32_TW_ONE = 1, NTT_V32_TW_BROADCAST = 2 };
  * BARRETT (a < p) -> [0, p).  tw_kind: NTT_V32_TW_*, a literal at every call. */
 NTT_INLINE __m512i ntt_v32_times(__m512i a, __m512i w, __m512i wq, const ntt_v32_mod *m,
                                  int tw_kind) {
-    if (m->family == NTT_SIMD_LAZY) {
+    if (m->family == NTT_LAZY) {
         if (tw_kind == NTT_V32_TW_ONE)
             return ntt_v32_fold2p(a, m->two_p);
         if (tw_kind == NTT_V32_TW_BROADCAST)
@@ -218,7 +177,7 @@ NTT_INLINE __m512i ntt_v32_times(__m512i a, __m512i w, __m512i wq, const ntt_v32
     }
     if (tw_kind == NTT_V32_TW_ONE)
         return a;
-    return m->family == NTT_SIMD_BARRETT ? ntt_v32_barrett(a, w, m) : ntt_v32_mont(a, w, m);
+    return m->family == NTT_BARRETT ? ntt_v32_barrett(a, w, m) : ntt_v32_mont(a, w, m);
 }
 
 /* One butterfly on 16 lanes.  DIF (forward): (u, v) -> (u + v, (u - v) w); DIT:
@@ -226,7 +185,7 @@ NTT_INLINE __m512i ntt_v32_times(__m512i a, __m512i w, __m512i wq, const ntt_v32
  * the exact families [0, p).  tw_kind: see ntt_v32_times. */
 NTT_INLINE void ntt_v32_butterfly(int forward, __m512i *u, __m512i *v, __m512i w, __m512i wq,
                                   const ntt_v32_mod *m, int tw_kind) {
-    if (m->family == NTT_SIMD_LAZY) {
+    if (m->family == NTT_LAZY) {
         if (forward) {
             __m512i d = _mm512_add_epi32(_mm512_sub_epi32(*u, *v), m->two_p);
             *u = ntt_v32_fold2p(_mm512_add_epi32(*u, *v), m->two_p);
@@ -274,7 +233,7 @@ NTT_INLINE size_t ntt_simd32_run_body(int forward, int family, int from_src, uin
         __m512i u = _mm512_loadu_si512((from_src ? sx : x) + j);
         __m512i v = _mm512_loadu_si512((from_src ? sy : y) + j);
         __m512i tw = _mm512_loadu_si512(w + j);
-        __m512i twq = family == NTT_SIMD_LAZY ? _mm512_loadu_si512(wq + j) : tw;
+        __m512i twq = family == NTT_LAZY ? _mm512_loadu_si512(wq + j) : tw;
         if (from_src)
             top = _mm512_max_epu32(top, _mm512_max_epu32(u, v));
         ntt_v32_butterfly(forward, &u, &v, tw, twq, &m, NTT_V32_TW_VECTOR);
@@ -359,7 +318,7 @@ NTT_INLINE int ntt_simd32_small_stages_body(int forward, int family, uint32_t *a
     if (size < 32 || (size & 31))
         return 0;
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
-    int lazy = family == NTT_SIMD_LAZY;
+    int lazy = family == NTT_LAZY;
     ntt_v32_small_stage st[4];
     __m512i next_x[4], next_y[4];
     for (int k = 0; k < 4; k++) /* in execution order: h = 8, 4, 2, 1 forward, reversed inverse */
@@ -410,10 +369,10 @@ NTT_INLINE int ntt_simd32_small_stages_body(int forward, int family, uint32_t *a
  * rows are the stages' 16-value blocks ("segments").  Transposed, vector c holds value
  * c of every segment, so each butterfly pairs two whole vectors, c and c + h
  * (c mod 2h < h), with one twiddle tw[h + c mod h] broadcast: no shuffles for the
- * butterflies (ntt_simd32_small_stages spends four vpermt2d per pair of segments and
+ * butterflies (ntt32_small_stages spends four vpermt2d per pair of segments and
  * stage), one fewer in each Shoup product (NTT_V32_TW_BROADCAST), and the 15 of the 32
  * butterflies whose twiddle is 1 (c mod h = 0) take ntt_v32_times's fold instead of a
- * product: values congruent to ntt_simd32_small_stages's, in the same ranges, so the
+ * product: values congruent to ntt32_small_stages's, in the same ranges, so the
  * transforms' results are the same.  Used by padded_product's tiled order (below) and
  * by the natural-order permutations (simd/bitrev/avx512.h).  The AVX2 build does the
  * same in quadrants of 8 x 8 (simd/ntt32/avx2.h, ntt_w32_edge_quadrant). */
@@ -425,7 +384,7 @@ typedef struct {
 NTT_INLINE void ntt_v32_edge_twiddles_load(ntt_v32_edge_twiddles *d, const uint32_t *tw,
                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
                                            uint64_t mu, int family) {
-    const uint32_t *q = family == NTT_SIMD_LAZY ? twq : tw;
+    const uint32_t *q = family == NTT_LAZY ? twq : tw;
     d->m = ntt_v32_modulus(p, pinv, mu, family);
     for (int k = 1; k < 16; k++) {
         d->w[k] = _mm512_set1_epi32((int)tw[k]);
@@ -473,7 +432,7 @@ NTT_INLINE void ntt_v32_edge_tile(int forward, __m512i r[16], const ntt_v32_edge
  * 256 values, sixteen segments s, by ntt_v32_edge_tile, stored as it leaves them:
  * block position 16 c + s holds segment s's value c, i.e. the bit-reversed order with
  * each block's 16 x 16 matrix transposed.  The inverse takes that order back. */
-#define NTT_CY_TILED_SMALL32 256
+#define NTT32_TILED_BLOCK 256
 
 /* 1 when done, 0 when size is not a multiple of 256. */
 NTT_INLINE int ntt_simd32_tiled_body(int forward, int family, uint32_t *a, size_t size,
@@ -494,7 +453,7 @@ NTT_INLINE int ntt_simd32_tiled_body(int forward, int family, uint32_t *a, size_
     return 1;
 }
 
-/* One radix-4 group j of the block a[0:2h] (see ntt_simd32_run4) on its four
+/* One radix-4 group j of the block a[0:2h] (see ntt32_run4) on its four
  * inputs x0..x3 = a[j], a[j + h/2], a[j + h], a[j + 3h/2], results stored to a. */
 NTT_INLINE void ntt_v32_radix4(int forward, uint32_t *a, size_t h, size_t j, __m512i x0,
                                   __m512i x1, __m512i x2, __m512i x3, const uint32_t *tw,
@@ -544,7 +503,7 @@ NTT_INLINE size_t ntt_simd32_run4_body(int forward, int family, int from_src, ui
             top = _mm512_max_epu32(top, _mm512_max_epu32(_mm512_max_epu32(x0, x1),
                                                          _mm512_max_epu32(x2, x3)));
         ntt_v32_radix4(forward, a, h, j, x0, x1, x2, x3, tw, twq, &m,
-                       family == NTT_SIMD_LAZY);
+                       family == NTT_LAZY);
     }
     if (from_src)
         ntt_v32_max_seen(top, max_seen);
@@ -563,26 +522,19 @@ NTT_INLINE size_t ntt_v32_times_body(int forward, int family, const uint32_t *sr
     size_t i, done = count & ~(size_t)15;
     for (i = 0; i < done; i += 16) {
         __m512i tw = _mm512_loadu_si512(w + i);
-        __m512i twq = family == NTT_SIMD_LAZY ? _mm512_loadu_si512(wq + i) : tw;
+        __m512i twq = family == NTT_LAZY ? _mm512_loadu_si512(wq + i) : tw;
         __m512i x = ntt_v32_times(_mm512_loadu_si512(src + i), tw, twq, &m, NTT_V32_TW_VECTOR);
-        if (fold && family == NTT_SIMD_LAZY)
+        if (fold && family == NTT_LAZY)
             x = _mm512_min_epu32(x, _mm512_sub_epi32(x, m.p));
         _mm512_storeu_si512(dst + i, x);
     }
     return done;
 }
 
-static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const uint32_t *w,
-                                      const uint32_t *wq, size_t count, uint32_t p,
-                                      uint32_t pinv, uint64_t mu, int family, int fold) {
-    return NTT_SIMD_BY_FAMILY(ntt_v32_times_body, 1, family, src, dst, w, wq, count, p, pinv,
-                              mu, fold);
-}
-
 /* a[i] <- a[i] c mod p in [0, p) for a[i] in [0, 4p) (LAZY DIT output, 4p <= 2^32),
  * c < p, cq = floor(c 2^32 / p): Shoup -> [0, 2p), one fold (the cyclic inverse's n^-1,
  * as the AVX2 version; a scalar loop in this build before). */
-static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
+NTT_INLINE size_t ntt_simd32_scale_lazy_body(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
                                            uint32_t p) {
     const __m512i vc = _mm512_set1_epi32((int)c), vcq = _mm512_set1_epi32((int)cq);
     const __m512i vp = _mm512_set1_epi32((int)p);
@@ -599,10 +551,10 @@ static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c
  * lazy_out (for a LAZY DIT, whose inputs may lie in [0, 4p); p < 2^30 there): the
  * second product's h1 - h2 + p without its correction, a mask compare and masked add
  * less.  Returns the count done (a multiple of 16). */
-static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
+NTT_INLINE size_t ntt_simd32_pointwise_body(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                           size_t count, uint32_t p, uint32_t pinv, uint32_t c,
                                           int lazy_out) {
-    ntt_v32_mod m = ntt_v32_modulus(p, pinv, 0, NTT_SIMD_MONTGOMERY);
+    ntt_v32_mod m = ntt_v32_modulus(p, pinv, 0, NTT_MONTGOMERY);
     __m512i vc = _mm512_set1_epi32((int)c);
     size_t i, done = count & ~(size_t)15;
     for (i = 0; i < done; i += 16) {
@@ -622,7 +574,7 @@ static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, 
  * in [0, 2p) (Shoup by 1), folded to [0, p); a 64-bit one, x = hi 2^32 + lo: hi
  * (2^32 mod p) by Shoup (hi < 2^32) folded to [0, p), plus lo mod p, the sum (< 2p
  * < 2^32) folded.  Groups j0 <= j < j1 of [0, h/2); same butterflies and ranges as
- * ntt_simd32_run4.  Returns the number of groups done (a multiple of 16), 0 when h/2
+ * ntt32_run4.  Returns the number of groups done (a multiple of 16), 0 when h/2
  * is not a multiple of 16 (or reduce_src with p >= 2^31). */
 NTT_INLINE __m512i ntt_v32_load_src(const uint32_t *src32, const uint64_t *src64,
                                      size_t n_src, size_t i, __m512i *top, __m512i *high) {
@@ -674,7 +626,7 @@ NTT_INLINE size_t ntt_simd32_run4_padded_body(int forward, int family, uint32_t 
     (void)forward;
     ntt_v32_mod m = ntt_v32_modulus(p, pinv, mu, family);
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)15;
-    int lazy = family == NTT_SIMD_LAZY;
+    int lazy = family == NTT_LAZY;
     __m512i top = _mm512_setzero_si512();   /* largest source value read (64-bit lanes) */
     __m512i high0 = _mm512_setzero_si512(), high1 = high0;
     const __m512i one_q = _mm512_set1_epi32((int)(uint32_t)((1ull << 32) / p));
@@ -700,105 +652,5 @@ NTT_INLINE size_t ntt_simd32_run4_padded_body(int forward, int family, uint32_t 
     if (seen > *max_seen)
         *max_seen = seen;
     return done;
-}
-
-#else  /* no AVX-512 in this build */
-#if defined(__AVX2__)
-#include "simd/ntt32/avx2.h"
-
-#else  /* nor AVX2: the scalar loops do everything */
-
-static inline size_t ntt_simd32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
-                                          size_t count, uint32_t p, uint32_t pinv, uint32_t c,
-                                          int lazy_out) {
-    (void)a; (void)b; (void)out; (void)count; (void)p; (void)pinv; (void)c; (void)lazy_out;
-    return 0;
-}
-#endif
-
-#endif
-
-#if !defined(NTT_CY_AVX512_BW)
-#if !defined(__AVX2__)
-/* What only the vector builds have: the scalar loops do it elsewhere. */
-static inline size_t ntt_simd32_scale_lazy(uint32_t *a, size_t count, uint32_t c, uint32_t cq,
-                                           uint32_t p) {
-    (void)a; (void)count; (void)c; (void)cq; (void)p;
-    return 0;
-}
-
-#define NTT_CY_TILED_SMALL32 0   /* no tiled order */
-#endif
-
-/* What only the AVX-512 build vectorises: the scalar loops do it elsewhere. */
-static inline size_t ntt_simd32_times(const uint32_t *src, uint32_t *dst, const uint32_t *w,
-                                      const uint32_t *wq, size_t count, uint32_t p,
-                                      uint32_t pinv, uint64_t mu, int family, int fold) {
-    (void)src; (void)dst; (void)w; (void)wq; (void)count; (void)p; (void)pinv; (void)mu;
-    (void)family; (void)fold;
-    return 0;
-}
-#endif
-
-/* The entry points of every build: each vector build's ntt_simd32_*_body, one copy per
- * family and direction (NTT_SIMD_BY_FAMILY; 0 in the portable build).  Ranges and
- * returns: see the bodies. */
-static inline size_t ntt_simd32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
-                                    const uint32_t *wq, size_t count, uint32_t p,
-                                    uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_simd32_run_body, forward, family, 0, x, y, x, y, w, wq, count,
-                              p, pinv, mu, NULL);
-}
-
-/* The first sweep of an out-of-place DIF, read from (sx, sy): see ntt_simd32_run_body. */
-static inline size_t ntt_simd32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
-                                        const uint32_t *sy, const uint32_t *w,
-                                        const uint32_t *wq, size_t count, uint32_t p,
-                                        uint32_t pinv, uint64_t mu, int family,
-                                        uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_simd32_run_body, 1, family, 1, x, y, sx, sy, w, wq, count, p,
-                              pinv, mu, max_seen);
-}
-
-static inline size_t ntt_simd32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                     uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_simd32_run4_body, forward, family, 0, a, a, h, j0, j1, tw,
-                              twq, p, pinv, mu, NULL);
-}
-
-/* ntt_simd32_run4's first sweep read from src (laid out as a), as ntt_simd32_run_src. */
-static inline size_t ntt_simd32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
-                                         size_t j1, const uint32_t *tw, const uint32_t *twq,
-                                         uint32_t p, uint32_t pinv, uint64_t mu, int family,
-                                         uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_simd32_run4_body, 1, family, 1, a, src, h, j0, j1, tw, twq,
-                              p, pinv, mu, max_seen);
-}
-
-static inline size_t ntt_simd32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
-                                            const uint32_t *src32, const uint64_t *src64,
-                                            size_t n_src, const uint32_t *tw,
-                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                            uint64_t mu, int family, int reduce_src,
-                                            uint64_t *max_seen) {
-    return NTT_SIMD_BY_FAMILY(ntt_simd32_run4_padded_body, 1, family, a, h, j0, j1, src32,
-                              src64, n_src, tw, twq, p, pinv, mu, reduce_src, max_seen);
-}
-
-static inline int ntt_simd32_small_stages(int forward, uint32_t *a, size_t size,
-                                          const uint32_t *tw, const uint32_t *twq,
-                                          uint32_t p, uint32_t pinv, uint64_t mu, int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_simd32_small_stages_body, forward, family, a, size, tw, twq,
-                              p, pinv, mu);
-}
-
-/* The edge stages in padded_product's tiled order (blocks of NTT_CY_TILED_SMALL32). */
-static inline int ntt_simd32_small_stages_tiled(int forward, uint32_t *a, size_t size,
-                                                const uint32_t *tw, const uint32_t *twq,
-                                                uint32_t p, uint32_t pinv, uint64_t mu,
-                                                int family) {
-    return NTT_SIMD_BY_FAMILY(ntt_simd32_tiled_body, forward, family, a, size, tw, twq, p,
-                              pinv, mu);
 }
 #endif

@@ -1,7 +1,8 @@
-/* AVX2 butterflies for 64-bit lanes (4 per vector), every family.
- * simd/ntt64/avx512_ifma.h includes this file in builds that target AVX2 but not AVX-512 IFMA.
+/* AVX2 bodies for 64-bit lanes (4 per vector), every family.  simd/ntt64/dispatch.h
+ * includes this file where simd/select.h picks AVX2 with FMA (after ntt64_params) and
+ * turns its bodies into entry points.
  *
- * LAZY for p < NTT_SIMD64_FLOAT_P_MAX = 2^51 - 2^29: every product a*w mod p computed
+ * LAZY for p < NTT64_FLOAT_P_MAX = 2^51 - 2^29: every product a*w mod p computed
  * in double precision (below).  MONTGOMERY (R = 2^64), BARRETT, and LAZY for larger p:
  * integer arithmetic, lane for lane the scalar code (the "integer kernels" section
  * further down).
@@ -14,7 +15,7 @@
  * The values in memory stay uint64 in the LAZY ranges of the scalar code (DIF
  * [0, 2p), DIT [0, 4p)), so the scalar loops can finish any range; only the twiddle
  * operands come from separate tables: wf = w balanced into (-p/2, p/2] as doubles,
- * and wfq = fl(wf / p) (NTTPlan builds them when ntt_simd64_float_twiddles says so).
+ * and wfq = fl(wf / p) (NTTPlan builds them when ntt64_float_twiddles says so).
  * Results are bit-identical to the scalar code's after the final reduction (a lazy
  * intermediate may be another representative of the same residue).
  *
@@ -32,20 +33,17 @@
  * 2^52 + x; an integer r in [-p, p) plus (2^52 + p) lands in [2^52, 2^53), whose
  * bits minus those of 2^52 are r + p.  Both exact because 2p < 2^52.
  */
-#ifndef NTT_CY_SIMD64_AVX2_H
-#define NTT_CY_SIMD64_AVX2_H
-#include <immintrin.h>
+#ifndef NTT_CY_SIMD_NTT64_AVX2_H
+#define NTT_CY_SIMD_NTT64_AVX2_H
+#include <stdint.h>
+#include <stddef.h>
+#include "simd/families.h"
 
-#define NTT_SIMD64_FLOAT_P_MAX ((((uint64_t)1) << 51) - (((uint64_t)1) << 29))
-
-static inline int ntt_simd64_montgomery_bits(uint64_t p) {
-    (void)p;
-    return 64;
-}
+#define NTT64_FLOAT_P_MAX ((((uint64_t)1) << 51) - (((uint64_t)1) << 29))
 
 /* Whether the LAZY kernels here take p (and the plan should build wf / wfq). */
-static inline int ntt_simd64_float_twiddles(uint64_t p) {
-    return p > 2 && p < NTT_SIMD64_FLOAT_P_MAX;
+NTT_INLINE int ntt_f64_takes_p(uint64_t p) {
+    return p > 2 && p < NTT64_FLOAT_P_MAX;
 }
 
 NTT_INLINE __m256i ntt_w64_load(const uint64_t *x) {
@@ -166,7 +164,7 @@ typedef struct {
     int residues_signed;   /* p < 2^63: residues and p - b compare as signed values */
 } ntt_i64_mod;
 
-NTT_INLINE ntt_i64_mod ntt_i64_modulus(const ntt_simd64_params *prm, int family) {
+NTT_INLINE ntt_i64_mod ntt_i64_modulus(const ntt64_params *prm, int family) {
     ntt_i64_mod m;
     m.p = _mm256_set1_epi64x((long long)prm->p);
     m.two_p = _mm256_set1_epi64x((long long)(2 * prm->p));
@@ -268,17 +266,17 @@ NTT_INLINE __m256i ntt_i64_sub(__m256i a, __m256i b, const ntt_i64_mod *m) {
 NTT_INLINE __m256i ntt_i64_times(__m256i a, __m256i w, __m256i wq, const ntt_i64_mod *m,
                                  int one) {
     switch (one ? -1 : m->family) {
-    case -1: return m->family == NTT_SIMD_LAZY ? ntt_f64_fold(a, m->two_p) : a;
-    case NTT_SIMD_LAZY: return ntt_i64_shoup(a, w, wq, m);
-    case NTT_SIMD64_BARRETT: return ntt_i64_barrett(a, w, m);
-    default: return ntt_i64_mont64(a, w, m);   /* NTT_SIMD64_MONT64 */
+    case -1: return m->family == NTT_LAZY ? ntt_f64_fold(a, m->two_p) : a;
+    case NTT_LAZY: return ntt_i64_shoup(a, w, wq, m);
+    case NTT_BARRETT: return ntt_i64_barrett(a, w, m);
+    default: return ntt_i64_mont64(a, w, m);   /* NTT_MONTGOMERY64 */
     }
 }
 
 /* One butterfly on 4 lanes, as ntt_v64_bfly. */
 NTT_INLINE void ntt_i64_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m256i wq,
                              const ntt_i64_mod *m, int one) {
-    if (m->family == NTT_SIMD_LAZY) {
+    if (m->family == NTT_LAZY) {
         if (forward) {
             __m256i d = _mm256_add_epi64(_mm256_sub_epi64(*u, *v), m->two_p);
             *u = ntt_f64_fold(_mm256_add_epi64(*u, *v), m->two_p);
@@ -302,9 +300,9 @@ NTT_INLINE void ntt_i64_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m
 
 NTT_INLINE size_t
 ntt_i64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const uint64_t *wq,
-                 size_t count, const ntt_simd64_params *prm, int family) {
+                 size_t count, const ntt64_params *prm, int family) {
     ntt_i64_mod m = ntt_i64_modulus(prm, family);
-    int lazy = family == NTT_SIMD_LAZY;
+    int lazy = family == NTT_LAZY;
     size_t j, done = count & ~(size_t)3;
     for (j = 0; j < done; j += 4) {
         __m256i u = ntt_w64_load(x + j);
@@ -320,9 +318,9 @@ ntt_i64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const
 
 NTT_INLINE size_t
 ntt_i64_run4_body(int forward, uint64_t *a, size_t h, size_t j0, size_t j1, const uint64_t *tw,
-                  const uint64_t *twq, const ntt_simd64_params *prm, int family) {
+                  const uint64_t *twq, const ntt64_params *prm, int family) {
     ntt_i64_mod m = ntt_i64_modulus(prm, family);
-    int lazy = family == NTT_SIMD_LAZY;
+    int lazy = family == NTT_LAZY;
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)3;
     if (q % 4)
         return 0;
@@ -388,9 +386,9 @@ NTT_INLINE void ntt_w64_join(int h, __m256i x, __m256i y, __m256i *lo, __m256i *
  * 8 values at a time; 1 when done (size a multiple of 8 here). */
 NTT_INLINE int
 ntt_i64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
-                   const uint64_t *twq, const ntt_simd64_params *prm, int family) {
+                   const uint64_t *twq, const ntt64_params *prm, int family) {
     ntt_i64_mod m = ntt_i64_modulus(prm, family);
-    int lazy = family == NTT_SIMD_LAZY;
+    int lazy = family == NTT_LAZY;
     __m256i w4 = ntt_w64_load(tw + 4);
     __m256i w2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(tw + 2)));
     __m256i q4 = lazy ? ntt_w64_load(twq + 4) : w4;
@@ -412,30 +410,17 @@ ntt_i64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
     return 1;
 }
 
-/* One specialised copy of each integer loop per family (MONT52 does not occur here:
- * ntt_simd64_montgomery_bits is 64). */
-#define NTT_I64_DISPATCH(BODY, ...)                                                  \
-    switch (prm->family) {                                                            \
-    case NTT_SIMD_LAZY: return BODY(__VA_ARGS__, NTT_SIMD_LAZY);                      \
-    case NTT_SIMD64_MONT64: return BODY(__VA_ARGS__, NTT_SIMD64_MONT64);              \
-    case NTT_SIMD64_BARRETT: return BODY(__VA_ARGS__, NTT_SIMD64_BARRETT);            \
-    default: return 0;                                                                \
-    }
+/* ---------------------------------------------------------------- double-precision
+ * LAZY sweeps (ntt_f64_takes: the plan built the double tables and p is in range) */
 
-/* ---------------------------------------------------------------- entry points */
-
-/* The LAZY tables present and p in range: the double-precision kernels run. */
-NTT_INLINE int ntt_f64_takes(const ntt_simd64_params *prm, const double *wf) {
-    return prm->family == NTT_SIMD_LAZY && wf != NULL && ntt_simd64_float_twiddles(prm->p);
+NTT_INLINE int ntt_f64_takes(const ntt64_params *prm, const double *wf) {
+    return prm->family == NTT_LAZY && wf != NULL && ntt_f64_takes_p(prm->p);
 }
 
 /* Butterflies j < count of one stage; returns how many were done (multiple of 4). */
-static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
-                                    const uint64_t *wq, const double *wf, const double *wfq,
-                                    size_t count, const ntt_simd64_params *prm) {
-    if (!ntt_f64_takes(prm, wf))
-        NTT_I64_DISPATCH(ntt_i64_run_body, forward, x, y, w, wq, count, prm)
-    ntt_f64_mod m = ntt_f64_modulus(prm->p);
+NTT_INLINE size_t ntt_f64_run_body(int forward, uint64_t *x, uint64_t *y, const double *wf,
+                                   const double *wfq, size_t count, uint64_t p) {
+    ntt_f64_mod m = ntt_f64_modulus(p);
     size_t j, done = count & ~(size_t)3;
     for (j = 0; j < done; j += 4) {
         __m256i u = ntt_w64_load(x + j), v = ntt_w64_load(y + j);
@@ -446,7 +431,7 @@ static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const
     return done;
 }
 
-/* One radix-4 group of 4 lanes at offset j (see ntt_simd32_run4): DIF stages h and
+/* One radix-4 group of 4 lanes at offset j (see ntt32_run4): DIF stages h and
  * h/2, or DIT stages h/2 and h, on a[j], a[j+q], a[j+h], a[j+h+q], q = h/2. */
 NTT_INLINE void ntt_f64_radix4(int forward, uint64_t *a, size_t h, size_t j, const double *wf,
                                const double *wfq, const ntt_f64_mod *m) {
@@ -477,15 +462,12 @@ NTT_INLINE void ntt_f64_radix4(int forward, uint64_t *a, size_t h, size_t j, con
  * per step when q allows: one group's products are a ~25-cycle chain, and Zen 3's
  * FP scheduler holds about one group, so a second independent group fills the
  * wait (measured 2^12-2^16 in L2: 0.65 -> 0.56 ns per butterfly). */
-static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint64_t *tw, const uint64_t *twq, const double *twf,
-                                     const double *twfq, const ntt_simd64_params *prm) {
+NTT_INLINE size_t ntt_f64_run4_body(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
+                                    const double *twf, const double *twfq, uint64_t p) {
     size_t q = h / 2, j = j0, done = (j1 - j0) & ~(size_t)3;
-    if (!ntt_f64_takes(prm, twf))
-        NTT_I64_DISPATCH(ntt_i64_run4_body, forward, a, h, j0, j1, tw, twq, prm)
     if (q % 4)
         return 0;
-    ntt_f64_mod m = ntt_f64_modulus(prm->p);
+    ntt_f64_mod m = ntt_f64_modulus(p);
     if (q % 8 == 0)
         for (; j + 8 <= j0 + done; j += 8) {
             ntt_f64_radix4(forward, a, h, j, twf, twfq, &m);
@@ -507,19 +489,13 @@ NTT_INLINE void ntt_f64_small_stage(int forward, int h, __m256i *lo, __m256i *hi
 }
 
 /* The last three DIF stages (h = 4, 2, 1) or first three DIT stages over a[0:size],
- * two 8-value blocks per step in double precision (independent chains, as in run4),
- * one in the integer kernels; 1 when done, 0 if size is not a multiple of 16 (8). */
-static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
-                                          const uint64_t *tw, const uint64_t *twq,
-                                          const double *twf, const double *twfq,
-                                          const ntt_simd64_params *prm) {
-    if (size < 8 || (size & 7))
+ * two 8-value blocks per step (independent chains, as in run4); 1 when done, 0 if size
+ * is not a multiple of 16. */
+NTT_INLINE int ntt_f64_small_body(int forward, uint64_t *a, size_t size, const double *twf,
+                                  const double *twfq, uint64_t p) {
+    if (size < 16 || (size & 15))
         return 0;
-    if (!ntt_f64_takes(prm, twf))
-        NTT_I64_DISPATCH(ntt_i64_small_body, forward, a, size, tw, twq, prm)
-    if (size & 15)
-        return 0;
-    ntt_f64_mod m = ntt_f64_modulus(prm->p);
+    ntt_f64_mod m = ntt_f64_modulus(p);
     __m256d w4 = _mm256_loadu_pd(twf + 4), q4 = _mm256_loadu_pd(twfq + 4);
     __m256d w2 = _mm256_broadcast_pd((const __m128d *)(twf + 2));
     __m256d q2 = _mm256_broadcast_pd((const __m128d *)(twfq + 2));
@@ -553,9 +529,9 @@ NTT_INLINE __m256i ntt_f64_times(__m256i x, __m256d w, __m256d wq, const ntt_f64
 /* dst[i] = src[i] w[i] mod p (LAZY, the negacyclic twists): src in [0, 4p), out
  * [0, 2p), or [0, p) with fold; wf, wfq the double pair of w (NULL: not taken here).
  * src may equal dst.  Returns the count done (a multiple of 4). */
-static inline size_t ntt_simd64_times(const uint64_t *src, uint64_t *dst, const double *wf,
-                                      const double *wfq, size_t count, int fold,
-                                      const ntt_simd64_params *prm) {
+NTT_INLINE size_t ntt_f64_times_body(const uint64_t *src, uint64_t *dst, const double *wf,
+                                     const double *wfq, size_t count, int fold,
+                                     const ntt64_params *prm) {
     if (!ntt_f64_takes(prm, wf))
         return 0;
     ntt_f64_mod m = ntt_f64_modulus(prm->p);
@@ -568,10 +544,10 @@ static inline size_t ntt_simd64_times(const uint64_t *src, uint64_t *dst, const 
 
 /* a[i] = a[i] c mod p in [0, p) for a in [0, 4p), c < p (LAZY: the cyclic inverse's
  * n^-1).  Returns the count done (a multiple of 4), 0 if the build does not take p. */
-static inline size_t ntt_simd64_scale(uint64_t *a, size_t count, uint64_t c,
-                                      const ntt_simd64_params *prm) {
+NTT_INLINE size_t ntt_f64_scale_body(uint64_t *a, size_t count, uint64_t c,
+                                     const ntt64_params *prm) {
     uint64_t p = prm->p;
-    if (prm->family != NTT_SIMD_LAZY || !ntt_simd64_float_twiddles(p))
+    if (prm->family != NTT_LAZY || !ntt_f64_takes_p(p))
         return 0;
     ntt_f64_mod m = ntt_f64_modulus(p);
     /* c's pair as the tables hold it: balanced, and its correctly rounded quotient by p */
@@ -592,19 +568,18 @@ NTT_INLINE uint64_t ntt_f64_redc(uint64_t c, uint64_t p, uint64_t pinv) {
 
 /* out[i] = a[i] b[i] f mod p in [0, p) for a, b in [0, p), where the caller's
  * constant is c = f 2^128 mod p (pointwise_constant, Montgomery R = 2^64; f is
- * recovered by two Montgomery reductions).  Odd p < NTT_SIMD64_FLOAT_P_MAX, any
+ * recovered by two Montgomery reductions).  Odd p < NTT64_FLOAT_P_MAX, any
  * family (the result is a value, not a family form); larger odd p in the integer
  * Montgomery kernel.  a is balanced into (-p/2, p/2] so both products meet
  * ntt_f64_mulmod_pinv's |X| < p/2, f likewise.
  * Returns the count done (multiple of 4). */
-static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
-                                          size_t count, uint64_t c,
-                                          const ntt_simd64_params *prm) {
+NTT_INLINE size_t ntt_f64_pointwise_body(const uint64_t *a, const uint64_t *b, uint64_t *out,
+                                         size_t count, uint64_t c, const ntt64_params *prm) {
     uint64_t p = prm->p;
-    if (!(p & 1) || prm->family != NTT_SIMD64_MONT64)
+    if (!(p & 1) || prm->family != NTT_MONTGOMERY64)
         return 0;
-    if (!ntt_simd64_float_twiddles(p)) {   /* integer: mont(mont(a, b), c) */
-        ntt_i64_mod im = ntt_i64_modulus(prm, NTT_SIMD64_MONT64);
+    if (!ntt_f64_takes_p(p)) {   /* integer: mont(mont(a, b), c) */
+        ntt_i64_mod im = ntt_i64_modulus(prm, NTT_MONTGOMERY64);
         __m256i vc = _mm256_set1_epi64x((long long)c);
         size_t i, done = count & ~(size_t)3;
         for (i = 0; i < done; i += 4) {

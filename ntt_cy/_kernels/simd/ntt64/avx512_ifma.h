@@ -1,62 +1,26 @@
-/* AVX-512 butterflies for 64-bit lanes (8 per vector), every family:
+/* AVX-512 bodies for 64-bit lanes (8 per vector), every family.  simd/ntt64/dispatch.h
+ * includes this file where simd/select.h picks AVX-512 with IFMA (after ntt64_params)
+ * and turns its bodies into entry points.
  *
  *   MONTGOMERY with R = 2^52 for odd p < 2^52 (IFMA).  vpmadd52luq / vpmadd52huq
  *   multiply the low 52 bits of two lanes and add the low / high 52 bits of the
  *   104-bit product to a 64-bit accumulator, which is exactly a Montgomery step
  *   with R = 2^52.  Values stay in [0, p); twiddles are stored as w * 2^52 mod p
- *   (the build reports this through ntt_simd64_montgomery_bits so the tables and
- *   the scalar tail code agree).
+ *   (the build reports this through ntt64_montgomery_bits so the tables and the
+ *   scalar tail code agree).
  *   MONTGOMERY with R = 2^64 for odd p >= 2^52, and BARRETT for any p < 2^64: the
  *   scalar mont_mul64 / barrett_mul64 lane for lane, 128-bit products built from
  *   32x32-bit vpmuludq pieces (AVX-512 has no 64x64 -> 128-bit product).
  *   LAZY (Harvey, Shoup twiddles with 64-bit quotients) for 4p <= 2^64: the same
  *   ranges as the scalar dif_run_lazy / dit_run_lazy (DIF [0, 2p), DIT [0, 4p)).
- *   AVX-512 has no 64x64 -> 128-bit product: the Shoup quotient's high word is
- *   built from four 32x32 vpmuludq products, the low words come from vpmullq.
- *
- * Compiled into every build.  AVX2 builds get the functions of simd/ntt64/avx2.h
- * instead (LAZY in double precision); elsewhere each function does nothing and
- * returns 0, and the scalar Cython loops do all the work.
+ *   The Shoup quotient's high word is built from four 32x32 vpmuludq products, the
+ *   low words come from vpmullq.
  */
-#ifndef NTT_CY_SIMD64_AVX512_H
-#define NTT_CY_SIMD64_AVX512_H
+#ifndef NTT_CY_SIMD_NTT64_AVX512_IFMA_H
+#define NTT_CY_SIMD_NTT64_AVX512_IFMA_H
 #include <stdint.h>
 #include <stddef.h>
-#include "simd/select.h"
-
-#ifndef NTT_SIMD_LAZY
-#define NTT_SIMD_LAZY 2
-#endif
-#ifndef NTT_INLINE   /* see simd/ntt32/avx512.h */
-#define NTT_INLINE static inline __attribute__((always_inline))
-#endif
-/* Family codes of the uint64 functions: MONTGOMERY with R = 2^52 (IFMA) or 2^64,
- * BARRETT (Moller-Granlund, any p < 2^64) and LAZY. */
-#define NTT_SIMD64_MONT52 0
-#define NTT_SIMD64_BARRETT 1
-#define NTT_SIMD64_MONT64 3
-
-/* The modulus as the uint64 functions need it (filled by the Cython side). */
-typedef struct {
-    uint64_t p;
-    uint64_t pinv;           /* MONT52: -p^-1 mod 2^52; MONT64: p^-1 mod 2^64 */
-    uint64_t barrett_d;      /* BARRETT: p << shift (top bit set) */
-    uint64_t barrett_v;      /* BARRETT: floor((2^128 - 1) / d) - 2^64 */
-    int barrett_shift;       /* BARRETT: clz(p) */
-    int family;              /* one of the codes above, or NTT_SIMD_LAZY */
-} ntt_simd64_params;
-
-#if defined(NTT_CY_AVX512_IFMA)
-
-static inline int ntt_simd64_montgomery_bits(uint64_t p) {
-    return (p & 1) && p < ((uint64_t)1 << 52) ? 52 : 64;
-}
-
-/* The double-precision twiddle tables are for the AVX2 build (simd/ntt64/avx2.h). */
-static inline int ntt_simd64_float_twiddles(uint64_t p) {
-    (void)p;
-    return 0;
-}
+#include "simd/families.h"
 
 typedef struct {
     __m512i p, two_p, pinv, zero, one, d, v;
@@ -66,7 +30,7 @@ typedef struct {
 
 /* Vector constants of prm; `family` is passed as a literal by the dispatchers below
  * so that each family gets its own specialised loops. */
-NTT_INLINE ntt_v64_mod ntt_v64_modulus(const ntt_simd64_params *prm, int family) {
+NTT_INLINE ntt_v64_mod ntt_v64_modulus(const ntt64_params *prm, int family) {
     ntt_v64_mod m;
     m.p = _mm512_set1_epi64((long long)prm->p);
     m.two_p = _mm512_set1_epi64((long long)(2 * prm->p));
@@ -145,7 +109,7 @@ NTT_INLINE __m512i ntt_v64_barrett(__m512i a, __m512i b, const ntt_v64_mod *m) {
  * p - b, no 65-bit sum.  For p < 2^52 (the IFMA family) the sum stays far below 2^64
  * and one minimum does it, a uop less (~5% of an IFMA transform). */
 NTT_INLINE __m512i ntt_v64_add(__m512i a, __m512i b, const ntt_v64_mod *m) {
-    if (m->family == NTT_SIMD64_MONT52) {
+    if (m->family == NTT_MONTGOMERY52) {
         __m512i s = _mm512_add_epi64(a, b);
         return _mm512_min_epu64(s, _mm512_sub_epi64(s, m->p));
     }
@@ -156,7 +120,7 @@ NTT_INLINE __m512i ntt_v64_add(__m512i a, __m512i b, const ntt_v64_mod *m) {
 
 NTT_INLINE __m512i ntt_v64_sub(__m512i a, __m512i b, const ntt_v64_mod *m) {
     __m512i r = _mm512_sub_epi64(a, b);
-    if (m->family == NTT_SIMD64_MONT52)
+    if (m->family == NTT_MONTGOMERY52)
         return _mm512_min_epu64(r, _mm512_add_epi64(r, m->p));
     return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(a, b), r, m->p);
 }
@@ -185,11 +149,11 @@ NTT_INLINE __m512i ntt_v64_mont(__m512i a, __m512i b, const ntt_v64_mod *m) {
 NTT_INLINE __m512i ntt_v64_times(__m512i a, __m512i w, __m512i wq, const ntt_v64_mod *m,
                                  int one) {
     switch (one ? -1 : m->family) {
-    case -1: return m->family == NTT_SIMD_LAZY ? ntt_v64_fold2p(a, m) : a;
-    case NTT_SIMD_LAZY: return ntt_v64_shoup(a, w, wq, m);
-    case NTT_SIMD64_MONT64: return ntt_v64_mont64(a, w, m);
-    case NTT_SIMD64_BARRETT: return ntt_v64_barrett(a, w, m);
-    default: return ntt_v64_mont(a, w, m);   /* NTT_SIMD64_MONT52 */
+    case -1: return m->family == NTT_LAZY ? ntt_v64_fold2p(a, m) : a;
+    case NTT_LAZY: return ntt_v64_shoup(a, w, wq, m);
+    case NTT_MONTGOMERY64: return ntt_v64_mont64(a, w, m);
+    case NTT_BARRETT: return ntt_v64_barrett(a, w, m);
+    default: return ntt_v64_mont(a, w, m);   /* NTT_MONTGOMERY52 */
     }
 }
 
@@ -197,7 +161,7 @@ NTT_INLINE __m512i ntt_v64_times(__m512i a, __m512i w, __m512i wq, const ntt_v64
  * LAZY keeps DIF values in [0, 2p), DIT in [0, 4p), the exact families [0, p). */
 NTT_INLINE void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, __m512i wq,
                              const ntt_v64_mod *m, int one) {
-    if (m->family == NTT_SIMD_LAZY) {
+    if (m->family == NTT_LAZY) {
         if (forward) {
             __m512i d = _mm512_add_epi64(_mm512_sub_epi64(*u, *v), m->two_p);
             *u = ntt_v64_fold2p(_mm512_add_epi64(*u, *v), m);
@@ -222,9 +186,9 @@ NTT_INLINE void ntt_v64_bfly(int forward, __m512i *u, __m512i *v, __m512i w, __m
 /* Butterflies j < count of one stage; returns how many were done (multiple of 8). */
 NTT_INLINE size_t
 ntt_v64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const uint64_t *wq,
-                 size_t count, const ntt_simd64_params *prm, int family) {
+                 size_t count, const ntt64_params *prm, int family) {
     ntt_v64_mod m = ntt_v64_modulus(prm, family);
-    int lazy = family == NTT_SIMD_LAZY;
+    int lazy = family == NTT_LAZY;
     size_t j, done = count & ~(size_t)7;
     for (j = 0; j < done; j += 8) {
         __m512i u = _mm512_loadu_si512(x + j), v = _mm512_loadu_si512(y + j);
@@ -236,12 +200,12 @@ ntt_v64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const
     return done;
 }
 
-/* Radix-4 pass as ntt_simd32_run4 (see simd/ntt32/avx512.h), 8 groups per vector. */
+/* Radix-4 pass as ntt32_run4 (see simd/ntt32/avx512.h), 8 groups per vector. */
 NTT_INLINE size_t
 ntt_v64_run4_body(int forward, uint64_t *a, size_t h, size_t j0, size_t j1, const uint64_t *tw,
-                  const uint64_t *twq, const ntt_simd64_params *prm, int family) {
+                  const uint64_t *twq, const ntt64_params *prm, int family) {
     ntt_v64_mod m = ntt_v64_modulus(prm, family);
-    int lazy = family == NTT_SIMD_LAZY;
+    int lazy = family == NTT_LAZY;
     size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)7;
     if (q % 8)
         return 0;
@@ -300,7 +264,7 @@ static const int64_t ntt_v64_wi[3][8] __attribute__((aligned(64))) = {
  * multiple of 16.  tw + h .. tw + h + 7 must be in the table (n >= 16). */
 NTT_INLINE int
 ntt_v64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
-                   const uint64_t *twq, const ntt_simd64_params *prm, int family) {
+                   const uint64_t *twq, const ntt64_params *prm, int family) {
     ntt_v64_mod m = ntt_v64_modulus(prm, family);
     __m512i gx[3], gy[3], blo[3], bhi[3], w[3], wq[3];
     for (int k = 0; k < 3; k++) {          /* k = 0, 1, 2 <-> h = 4, 2, 1 */
@@ -310,7 +274,7 @@ ntt_v64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
         blo[k] = _mm512_load_si512(ntt_v64_blo[k]);
         bhi[k] = _mm512_load_si512(ntt_v64_bhi[k]);
         w[k] = _mm512_permutexvar_epi64(wi, _mm512_loadu_si512(tw + (4 >> k)));
-        wq[k] = family == NTT_SIMD_LAZY
+        wq[k] = family == NTT_LAZY
                     ? _mm512_permutexvar_epi64(wi, _mm512_loadu_si512(twq + (4 >> k))) : w[k];
     }
     for (size_t i = 0; i < size; i += 16) {
@@ -329,20 +293,19 @@ ntt_v64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
     return 1;
 }
 
-/* out[i] = mont(mont(a[i], b[i]), c) with R = 2^52 (family NTT_SIMD64_MONT52, p < 2^52)
- * or 2^64 (NTT_SIMD64_MONT64): with c = f R^2 mod p this is a*b*f mod p.  a, b, c in
+/* out[i] = mont(mont(a[i], b[i]), c) with R = 2^52 (family NTT_MONTGOMERY52, p < 2^52)
+ * or 2^64 (NTT_MONTGOMERY64): with c = f R^2 mod p this is a*b*f mod p.  a, b, c in
  * [0, p), p odd; out in [0, p).  Returns the count done (multiple of 8). */
-static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
-                                          size_t count, uint64_t c,
-                                          const ntt_simd64_params *prm) {
+NTT_INLINE size_t ntt_v64_pointwise_body(const uint64_t *a, const uint64_t *b, uint64_t *out,
+                                         size_t count, uint64_t c, const ntt64_params *prm) {
     ntt_v64_mod m = ntt_v64_modulus(prm, prm->family);
     __m512i vc = _mm512_set1_epi64((long long)c);
     size_t i, done = count & ~(size_t)7;
-    if (prm->family != NTT_SIMD64_MONT52 && prm->family != NTT_SIMD64_MONT64)
+    if (prm->family != NTT_MONTGOMERY52 && prm->family != NTT_MONTGOMERY64)
         return 0;
     for (i = 0; i < done; i += 8) {
         __m512i x = _mm512_loadu_si512(a + i), y = _mm512_loadu_si512(b + i);
-        if (prm->family == NTT_SIMD64_MONT64)
+        if (prm->family == NTT_MONTGOMERY64)
             x = ntt_v64_mont64(ntt_v64_mont64(x, y, &m), vc, &m);
         else
             x = ntt_v64_mont(ntt_v64_mont(x, y, &m), vc, &m);
@@ -351,102 +314,4 @@ static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, 
     return done;
 }
 
-/* The entry points: one specialised copy of each loop per family. */
-#define NTT_V64_DISPATCH(BODY, ...)                                                  \
-    switch (prm->family) {                                                            \
-    case NTT_SIMD_LAZY: return BODY(__VA_ARGS__, NTT_SIMD_LAZY);                      \
-    case NTT_SIMD64_MONT52: return BODY(__VA_ARGS__, NTT_SIMD64_MONT52);              \
-    case NTT_SIMD64_MONT64: return BODY(__VA_ARGS__, NTT_SIMD64_MONT64);              \
-    case NTT_SIMD64_BARRETT: return BODY(__VA_ARGS__, NTT_SIMD64_BARRETT);            \
-    default: return 0;                                                                \
-    }
-
-/* wf, wfq (the AVX2 build's double-precision tables) are unused here. */
-static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
-                                    const uint64_t *wq, const double *wf, const double *wfq,
-                                    size_t count, const ntt_simd64_params *prm) {
-    (void)wf; (void)wfq;
-    NTT_V64_DISPATCH(ntt_v64_run_body, forward, x, y, w, wq, count, prm)
-}
-
-static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint64_t *tw, const uint64_t *twq, const double *twf,
-                                     const double *twfq, const ntt_simd64_params *prm) {
-    (void)twf; (void)twfq;
-    NTT_V64_DISPATCH(ntt_v64_run4_body, forward, a, h, j0, j1, tw, twq, prm)
-}
-
-/* The three last DIF / first DIT stages in registers; 0 if size is not a multiple of 16. */
-static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
-                                          const uint64_t *tw, const uint64_t *twq,
-                                          const double *twf, const double *twfq,
-                                          const ntt_simd64_params *prm) {
-    (void)twf; (void)twfq;
-    if (size < 16 || (size & 15))
-        return 0;
-    NTT_V64_DISPATCH(ntt_v64_small_body, forward, a, size, tw, twq, prm)
-}
-
-
-#elif defined(__AVX2__) && defined(__FMA__)
-#include "simd/ntt64/avx2.h"
-
-#else  /* neither: Montgomery keeps R = 2^64, all scalar */
-
-static inline int ntt_simd64_montgomery_bits(uint64_t p) {
-    (void)p;
-    return 64;
-}
-
-static inline int ntt_simd64_float_twiddles(uint64_t p) {
-    (void)p;
-    return 0;
-}
-
-static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
-                                    const uint64_t *wq, const double *wf, const double *wfq,
-                                    size_t count, const ntt_simd64_params *prm) {
-    (void)forward; (void)x; (void)y; (void)w; (void)wq; (void)wf; (void)wfq; (void)count;
-    (void)prm;
-    return 0;
-}
-
-static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint64_t *tw, const uint64_t *twq, const double *twf,
-                                     const double *twfq, const ntt_simd64_params *prm) {
-    (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)twf;
-    (void)twfq; (void)prm;
-    return 0;
-}
-
-static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
-                                          size_t count, uint64_t c,
-                                          const ntt_simd64_params *prm) {
-    (void)a; (void)b; (void)out; (void)count; (void)c; (void)prm;
-    return 0;
-}
-
-static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
-                                          const uint64_t *tw, const uint64_t *twq,
-                                          const double *twf, const double *twfq,
-                                          const ntt_simd64_params *prm) {
-    (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)twf; (void)twfq; (void)prm;
-    return 0;
-}
-#endif
-
-#ifndef NTT_CY_SIMD64_AVX2_H   /* element-wise products: the AVX2 build's only */
-static inline size_t ntt_simd64_times(const uint64_t *src, uint64_t *dst, const double *wf,
-                                      const double *wfq, size_t count, int fold,
-                                      const ntt_simd64_params *prm) {
-    (void)src; (void)dst; (void)wf; (void)wfq; (void)count; (void)fold; (void)prm;
-    return 0;
-}
-
-static inline size_t ntt_simd64_scale(uint64_t *a, size_t count, uint64_t c,
-                                      const ntt_simd64_params *prm) {
-    (void)a; (void)count; (void)c; (void)prm;
-    return 0;
-}
-#endif
 #endif
