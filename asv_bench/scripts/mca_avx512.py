@@ -40,11 +40,11 @@ CASES = {
         " NTT_LAZY);"),
     "CRT reconstruction k = 3, 64-bit lanes": (
         "16 coefficients", 16,
-        "return (int)ntt_vg_garner32_k(NTT_WG_WIDE, 3, rows, 0, n, wide, wide, wide, wide,"
+        "return (int)vec_garner32_mod(GARNER32_WIDE, 3, rows, 0, n, wide, wide, wide, wide,"
         " p, wide, wide, 0, out64, out32);"),
     "CRT reconstruction k = 3, lazy 32-bit lanes": (
         "16 coefficients", 16,
-        "return (int)ntt_vg_garner32_k(NTT_WG_LAZY_NO_OFFSET, 3, rows, 0, n, wide, wide, wide,"
+        "return (int)vec_garner32_mod(GARNER32_LAZY_NO_OFFSET, 3, rows, 0, n, wide, wide, wide,"
         " wide, p, wide, wide, 0, out64, out32);"),
 }
 

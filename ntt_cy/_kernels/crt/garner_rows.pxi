@@ -2,12 +2,11 @@
 # (p_j < 2^31, the uint32-lane CRT family) and a target modulus m < 2^32 (the 2^32 <=
 # m < 2^64 form, garner32_mod64, is at the end of this file).
 #
-# Included by every kernel build (_ntt_portable / _ntt_avx2 / _ntt_avx512): AVX-512
-# and AVX2 builds run simd/garner/avx512.h / simd/garner/avx2.h (32x32 -> 64-bit
-# vpmuludq products), the portable build the plain unit-stride loops below.  One pass per
-# block of coefficients replaces the general route (copy rows to uint64,
-# Garner digits, 128-bit reduction mod m, narrow to uint32), which took ~2.6 ms
-# of a 9.3 ms product for n = 2^17, m = 10^9 + 7.
+# Included by every kernel build (build.pxi): AVX-512 and AVX2 builds run the vector
+# body of simd/garner/ (32x32 -> 64-bit vpmuludq products) on whole vectors of
+# coefficients, these scalar loops the rest (and everything in the portable build).  One
+# pass per block of coefficients, in place of the general route (copy rows to uint64,
+# Garner digits, 128-bit reduction mod m, narrow to uint32).
 #
 # Per coefficient, with residues r_j (+ offset_j) mod p_j:
 #   digits   v_0 = r_0,  v_j = (((r_j - v_0) c_0j - v_1) c_1j - ... ) mod p_j,

@@ -151,10 +151,10 @@ cdef inline Py_ssize_t simd64_run(int forward, uint64_t* a, Py_ssize_t half, Py_
 cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, const Tables* t,
                                    const Twiddles* tw, bint tiled) noexcept nogil:
     cdef ntt64_params prm
-    # The last (DIF) or first (DIT) stages of half-length <= small_half in registers:
-    # uint32 lanes (every family) in AVX2 and AVX-512 builds, uint64 in IFMA builds
-    # (every family) and AVX2 builds (LAZY in double precision, tw.f != NULL).  tiled
-    # (uint32, see tiled_order): in padded_product's tiled order.
+    # The last (DIF) or first (DIT) stages of half-length <= small_half in registers,
+    # every family and lane width, in AVX-512 and AVX2 builds (uint64 LAZY on AVX2 in
+    # double precision where the plan built tw.f).  tiled (uint32, see tiled_order): in
+    # padded_product's tiled order.
     if lane_t is uint32_t:
         if tiled:
             return ntt32_small_stages_tiled(forward, a, size, <const uint32_t*>tw.w,

@@ -66,7 +66,7 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
     # values) takes its values from tile rev(m) and gives its own to it, so the owner
     # of each pair (its smaller m) moves both tiles at once: rows of the one become
     # columns of the other (transposes in registers in AVX-512 and AVX2 builds,
-    # simd/bitrev/avx512.h / simd/bitrev/avx2.h; through stack buffers elsewhere).
+    # simd/bitrev/; through stack buffers elsewhere).
     # Every access to `a` is a whole row, one cache line.
     cdef const uint32_t* rev = t.bitrev
     cdef int field = 4 if lane_t is uint32_t else 3   # log2 of the lanes per vector
@@ -122,10 +122,9 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
 cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
                        int part, int parts, int edge, uint64_t* seen) noexcept nogil:
     # dst[i] = src[rev[i]], src != dst.  AVX-512 and AVX2 builds transpose one tile in
-    # registers at a time (simd/bitrev/avx512.h); otherwise i is
-    # visited in 16 x 16 tiles (high and low 4 index bits) so both the reads and the
-    # writes touch only 16 cache lines per tile.  This caller does tiles part of
-    # parts.  Values are copied unchanged, except that edge == EDGE_DIT_HEAD (uint32,
+    # registers at a time (simd/bitrev/); otherwise i is visited in 16 x 16 tiles (high
+    # and low 4 index bits) so both the reads and the writes touch only 16 cache lines
+    # per tile.  This caller does tiles part of parts.  Values are copied unchanged, except that edge == EDGE_DIT_HEAD (uint32,
     # the caller checked fused_edge) runs the inverse's first four stages on dst.
     # seen != NULL: *seen raised to the largest value of src (inside the fused tiles,
     # else by a pass over this caller's share of src).

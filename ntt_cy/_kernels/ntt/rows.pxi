@@ -5,7 +5,7 @@
 cdef inline bint fused_edge(lane_t* a, Py_ssize_t n, Py_ssize_t c) noexcept nogil:
     # Whether a natural-order transform leaves the four stages at its bit-reversed end
     # (the forward's last, h = 8..1; the inverse's first, h = 1..8) to its permutation
-    # (simd/bitrev/avx512.h, simd/bitrev/avx2.h): uint32 lanes in builds that have it,
+    # (simd/bitrev/): uint32 lanes in builds that have it,
     # whole 16 x 16 tiles (n >= 256) and chunks that keep those stages out of the large
     # sweeps (c >= 16).
     # Measured on Zen 3 (AVX2), n = 2^17: those four stages cost 0.26-0.30 ns per

@@ -2,11 +2,12 @@
  * build, and the modulus record they take (ntt64_params, filled by
  * ntt/butterflies.pxi's simd64_params).
  *
- * AVX-512 IFMA builds (simd/ntt64/avx512_ifma.h): every family, MONTGOMERY with
- * R = 2^52 for odd p < 2^52 and R = 2^64 above.  AVX2 builds (simd/ntt64/avx2.h):
- * LAZY in double precision for p below NTT64_FLOAT_P_MAX, from the balanced twiddles
- * `wf` and `wf / p` (`wfq`) the plan builds where ntt64_float_twiddles says so, and
- * integer kernels for every family otherwise (MONTGOMERY with R = 2^64).  Each entry
+ * Vector builds run the integer kernels of simd/ntt64/vector.h for every family
+ * (MONTGOMERY with R = 2^52 for odd p < 2^52 where the build has IFMA, R = 2^64
+ * otherwise), one copy per family, and the ISA's own stages at the bit-reversed end
+ * (simd/ntt64/avx512_ifma.h, simd/ntt64/avx2.h).  AVX2 builds run LAZY in double
+ * precision instead for p below NTT64_FLOAT_P_MAX, from the balanced twiddles `wf` and
+ * `wf / p` (`wfq`) the plan builds where ntt64_float_twiddles says so.  Each entry
  * point returns how much it did (a count, or 1 for "all"); the scalar loops do the
  * rest.  In the portable build each reports 0 (nothing done).  Ranges: see the bodies.
  */
@@ -26,9 +27,9 @@ typedef struct {
     int family;              /* NTT_MONTGOMERY52, NTT_MONTGOMERY64, NTT_BARRETT or NTT_LAZY */
 } ntt64_params;
 
-#if defined(NTT_CY_AVX512_IFMA)
+#if defined(NTT_CY_AVX512)
 #include "simd/ntt64/avx512_ifma.h"
-#elif defined(NTT_CY_AVX2_FMA)
+#elif defined(NTT_CY_AVX2)
 #include "simd/ntt64/avx2.h"
 #endif
 
@@ -45,8 +46,8 @@ static inline int ntt64_montgomery_bits(uint64_t p) {
 
 /* Whether the plan should build the double-precision twiddle tables for p. */
 static inline int ntt64_float_twiddles(uint64_t p) {
-#if defined(NTT_CY_AVX2_FMA)
-    return ntt_f64_takes_p(p);
+#if defined(NTT_CY_AVX2)
+    return avx2_f64_takes_p(p);
 #else
     (void)p;
     return 0;
@@ -57,54 +58,42 @@ static inline int ntt64_float_twiddles(uint64_t p) {
 static inline size_t ntt64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
                                const uint64_t *wq, const double *wf, const double *wfq,
                                size_t count, const ntt64_params *prm) {
-#if defined(NTT_CY_AVX512_IFMA)
-    (void)wf; (void)wfq;
-    NTT64_BY_FAMILY(ntt_v64_run_body, prm->family, forward, x, y, w, wq, count, prm)
-#elif defined(NTT_CY_AVX2_FMA)
-    if (ntt_f64_takes(prm, wf))
-        return ntt_f64_run_body(forward, x, y, wf, wfq, count, prm->p);
-    NTT64_BY_FAMILY(ntt_i64_run_body, prm->family, forward, x, y, w, wq, count, prm)
-#else
-    (void)forward; (void)x; (void)y; (void)w; (void)wq; (void)wf; (void)wfq; (void)count;
-    (void)prm;
-    return 0;
+#if defined(NTT_CY_AVX2)
+    if (avx2_f64_takes(prm, wf))
+        return avx2_f64_run(forward, x, y, wf, wfq, count, prm->p);
 #endif
+    (void)wf; (void)wfq;
+    NTT64_BY_FAMILY(vec_u64_run, prm->family, forward, x, y, w, wq, count, prm)
 }
 
 /* Radix-4 groups j0 <= j < j1 of the block a[0:2h] (two stages at once). */
 static inline size_t ntt64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
                                 const uint64_t *tw, const uint64_t *twq, const double *twf,
                                 const double *twfq, const ntt64_params *prm) {
-#if defined(NTT_CY_AVX512_IFMA)
-    (void)twf; (void)twfq;
-    NTT64_BY_FAMILY(ntt_v64_run4_body, prm->family, forward, a, h, j0, j1, tw, twq, prm)
-#elif defined(NTT_CY_AVX2_FMA)
-    if (ntt_f64_takes(prm, twf))
-        return ntt_f64_run4_body(forward, a, h, j0, j1, twf, twfq, prm->p);
-    NTT64_BY_FAMILY(ntt_i64_run4_body, prm->family, forward, a, h, j0, j1, tw, twq, prm)
-#else
-    (void)forward; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq; (void)twf;
-    (void)twfq; (void)prm;
-    return 0;
+#if defined(NTT_CY_AVX2)
+    if (avx2_f64_takes(prm, twf))
+        return avx2_f64_run4(forward, a, h, j0, j1, twf, twfq, prm->p);
 #endif
+    (void)twf; (void)twfq;
+    NTT64_BY_FAMILY(vec_u64_run4, prm->family, forward, a, h, j0, j1, tw, twq, prm)
 }
 
-/* The last three DIF stages (h = 4, 2, 1) or first three DIT stages in registers; 1
- * when done. */
+/* The last three DIF stages (h = 4, 2, 1) or first three DIT stages in registers, on
+ * 16 values at a time on AVX-512, 8 on AVX2 (16 in double precision); 1 when done. */
 static inline int ntt64_small_stages(int forward, uint64_t *a, size_t size, const uint64_t *tw,
                                      const uint64_t *twq, const double *twf,
                                      const double *twfq, const ntt64_params *prm) {
-#if defined(NTT_CY_AVX512_IFMA)
+#if defined(NTT_CY_AVX512)
     (void)twf; (void)twfq;
     if (size < 16 || (size & 15))
         return 0;
-    NTT64_BY_FAMILY(ntt_v64_small_body, prm->family, forward, a, size, tw, twq, prm)
-#elif defined(NTT_CY_AVX2_FMA)
+    NTT64_BY_FAMILY(avx512_u64_small_stages, prm->family, forward, a, size, tw, twq, prm)
+#elif defined(NTT_CY_AVX2)
     if (size < 8 || (size & 7))
         return 0;
-    if (ntt_f64_takes(prm, twf))
-        return ntt_f64_small_body(forward, a, size, twf, twfq, prm->p);
-    NTT64_BY_FAMILY(ntt_i64_small_body, prm->family, forward, a, size, tw, twq, prm)
+    if (avx2_f64_takes(prm, twf))
+        return avx2_f64_small_stages(forward, a, size, twf, twfq, prm->p);
+    NTT64_BY_FAMILY(avx2_u64_small_stages, prm->family, forward, a, size, tw, twq, prm)
 #else
     (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)twf; (void)twfq; (void)prm;
     return 0;
@@ -114,33 +103,32 @@ static inline int ntt64_small_stages(int forward, uint64_t *a, size_t size, cons
 /* out[i] = a[i] b[i] f mod p for odd p, Montgomery's constant c carrying f. */
 static inline size_t ntt64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
                                      size_t count, uint64_t c, const ntt64_params *prm) {
-#if defined(NTT_CY_AVX512_IFMA)
-    return ntt_v64_pointwise_body(a, b, out, count, c, prm);
-#elif defined(NTT_CY_AVX2_FMA)
-    return ntt_f64_pointwise_body(a, b, out, count, c, prm);
-#else
-    (void)a; (void)b; (void)out; (void)count; (void)c; (void)prm;
-    return 0;
+#if defined(NTT_CY_AVX2)
+    if ((prm->p & 1) && prm->family == NTT_MONTGOMERY64 && avx2_f64_takes_p(prm->p))
+        return avx2_f64_pointwise(a, b, out, count, c, prm);
 #endif
+    return NTT_VECTOR_CALL(vec_u64_pointwise, a, b, out, count, c, prm);
 }
 
-/* dst[i] = src[i] w[i] mod p (LAZY, the negacyclic twists): the AVX2 build only. */
+/* dst[i] = src[i] w[i] mod p (LAZY, the negacyclic twists): the AVX2 build's double
+ * precision only (elsewhere the scalar loops). */
 static inline size_t ntt64_times(const uint64_t *src, uint64_t *dst, const double *wf,
                                  const double *wfq, size_t count, int fold,
                                  const ntt64_params *prm) {
-#if defined(NTT_CY_AVX2_FMA)
-    return ntt_f64_times_body(src, dst, wf, wfq, count, fold, prm);
+#if defined(NTT_CY_AVX2)
+    return avx2_f64_twist(src, dst, wf, wfq, count, fold, prm);
 #else
     (void)src; (void)dst; (void)wf; (void)wfq; (void)count; (void)fold; (void)prm;
     return 0;
 #endif
 }
 
-/* a[i] = a[i] c mod p (LAZY: the cyclic inverse's n^-1): the AVX2 build only. */
+/* a[i] = a[i] c mod p (LAZY: the cyclic inverse's n^-1): the AVX2 build's double
+ * precision only. */
 static inline size_t ntt64_scale(uint64_t *a, size_t count, uint64_t c,
                                  const ntt64_params *prm) {
-#if defined(NTT_CY_AVX2_FMA)
-    return ntt_f64_scale_body(a, count, c, prm);
+#if defined(NTT_CY_AVX2)
+    return avx2_f64_scale(a, count, c, prm);
 #else
     (void)a; (void)count; (void)c; (void)prm;
     return 0;
