@@ -107,8 +107,8 @@ cdef inline void dit_run_lazy(lane_t* x, lane_t* y, const lane_t* w, const lane_
         y[j] = u - t + two_p
 
 
-cdef inline Py_ssize_t simd_run(int forward, uint32_t* a, Py_ssize_t half, Py_ssize_t j0,
-                                Py_ssize_t j1, const Twiddles* tw, const Tables* t) noexcept nogil:
+cdef inline Py_ssize_t simd32_run(int forward, uint32_t* a, Py_ssize_t half, Py_ssize_t j0,
+                                  Py_ssize_t j1, const Twiddles* tw, const Tables* t) noexcept nogil:
     # Vector part of a run (a multiple of the vector width); the caller finishes the rest.
     cdef const uint32_t* twq = <const uint32_t*>tw.q
     return ntt32_run(forward, a + j0, a + half + j0, <const uint32_t*>tw.w + half + j0,
@@ -183,7 +183,7 @@ cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
     # Butterflies j0 <= j < j1 of the block starting at a, half-length `half`.
     cdef const lane_t* w = <const lane_t*>t.fwd.w + half
     if lane_t is uint32_t:
-        j0 += simd_run(1, a, half, j0, j1, &t.fwd, t)
+        j0 += simd32_run(1, a, half, j0, j1, &t.fwd, t)
     else:
         j0 += simd64_run(1, a, half, j0, j1, &t.fwd, t)
     if t.family == LAZY:
@@ -200,7 +200,7 @@ cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
     # bit-reversed input.
     cdef const lane_t* w = <const lane_t*>tw.w + half
     if lane_t is uint32_t:
-        j0 += simd_run(0, a, half, j0, j1, tw, t)
+        j0 += simd32_run(0, a, half, j0, j1, tw, t)
     else:
         j0 += simd64_run(0, a, half, j0, j1, tw, t)
     if t.family == LAZY:

@@ -124,8 +124,9 @@ cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Table
     # dst[i] = src[rev[i]], src != dst.  AVX-512 and AVX2 builds transpose one tile in
     # registers at a time (simd/bitrev/); otherwise i is visited in 16 x 16 tiles (high
     # and low 4 index bits) so both the reads and the writes touch only 16 cache lines
-    # per tile.  This caller does tiles part of parts.  Values are copied unchanged, except that edge == EDGE_DIT_HEAD (uint32,
-    # the caller checked fused_edge) runs the inverse's first four stages on dst.
+    # per tile.  This caller does tiles part of parts.  Values are copied unchanged,
+    # except that edge == EDGE_DIT_HEAD (uint32, the caller checked fused_edge) runs the
+    # inverse's first four stages on dst.
     # seen != NULL: *seen raised to the largest value of src (inside the fused tiles,
     # else by a pass over this caller's share of src).
     permute_copy_values(src, dst, n, t, part, parts, edge, seen)

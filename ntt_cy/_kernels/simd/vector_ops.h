@@ -59,17 +59,27 @@ NTT_INLINE vec_t vec_load_u32_as_u64(const uint32_t *p) {
 }
 
 /* bits */
-NTT_INLINE vec_t vec_and(vec_t a, vec_t b) { return VEC_OP(_mm512_and_si512, _mm256_and_si256)(a, b); }
+NTT_INLINE vec_t vec_and(vec_t a, vec_t b) {
+    return VEC_OP(_mm512_and_si512, _mm256_and_si256)(a, b);
+}
 NTT_INLINE vec_t vec_or(vec_t a, vec_t b) { return VEC_OP(_mm512_or_si512, _mm256_or_si256)(a, b); }
 
 /* 32-bit lanes, arithmetic mod 2^32 */
-NTT_INLINE vec_t vec_add_u32(vec_t a, vec_t b) { return VEC_OP(_mm512_add_epi32, _mm256_add_epi32)(a, b); }
-NTT_INLINE vec_t vec_sub_u32(vec_t a, vec_t b) { return VEC_OP(_mm512_sub_epi32, _mm256_sub_epi32)(a, b); }
+NTT_INLINE vec_t vec_add_u32(vec_t a, vec_t b) {
+    return VEC_OP(_mm512_add_epi32, _mm256_add_epi32)(a, b);
+}
+NTT_INLINE vec_t vec_sub_u32(vec_t a, vec_t b) {
+    return VEC_OP(_mm512_sub_epi32, _mm256_sub_epi32)(a, b);
+}
 NTT_INLINE vec_t vec_mullo_u32(vec_t a, vec_t b) {
     return VEC_OP(_mm512_mullo_epi32, _mm256_mullo_epi32)(a, b);
 }
-NTT_INLINE vec_t vec_min_u32(vec_t a, vec_t b) { return VEC_OP(_mm512_min_epu32, _mm256_min_epu32)(a, b); }
-NTT_INLINE vec_t vec_max_u32(vec_t a, vec_t b) { return VEC_OP(_mm512_max_epu32, _mm256_max_epu32)(a, b); }
+NTT_INLINE vec_t vec_min_u32(vec_t a, vec_t b) {
+    return VEC_OP(_mm512_min_epu32, _mm256_min_epu32)(a, b);
+}
+NTT_INLINE vec_t vec_max_u32(vec_t a, vec_t b) {
+    return VEC_OP(_mm512_max_epu32, _mm256_max_epu32)(a, b);
+}
 /* x's odd lanes moved into the even ones, what vpmuludq reads (the odd lanes left
  * undefined: a copy on AVX-512, zeros on AVX2) */
 NTT_INLINE vec_t vec_odd_u32(vec_t x) {
@@ -91,12 +101,24 @@ NTT_INLINE vec_t vec_widen_hi_u32(vec_t x) {
 
 /* 64-bit lanes, arithmetic mod 2^64; shifts by a count register give 0 for counts above
  * 63 */
-NTT_INLINE vec_t vec_add_u64(vec_t a, vec_t b) { return VEC_OP(_mm512_add_epi64, _mm256_add_epi64)(a, b); }
-NTT_INLINE vec_t vec_sub_u64(vec_t a, vec_t b) { return VEC_OP(_mm512_sub_epi64, _mm256_sub_epi64)(a, b); }
-NTT_INLINE vec_t vec_shr32_u64(vec_t x) { return VEC_OP(_mm512_srli_epi64, _mm256_srli_epi64)(x, 32); }
-NTT_INLINE vec_t vec_shl32_u64(vec_t x) { return VEC_OP(_mm512_slli_epi64, _mm256_slli_epi64)(x, 32); }
-NTT_INLINE vec_t vec_srl_u64(vec_t x, __m128i n) { return VEC_OP(_mm512_srl_epi64, _mm256_srl_epi64)(x, n); }
-NTT_INLINE vec_t vec_sll_u64(vec_t x, __m128i n) { return VEC_OP(_mm512_sll_epi64, _mm256_sll_epi64)(x, n); }
+NTT_INLINE vec_t vec_add_u64(vec_t a, vec_t b) {
+    return VEC_OP(_mm512_add_epi64, _mm256_add_epi64)(a, b);
+}
+NTT_INLINE vec_t vec_sub_u64(vec_t a, vec_t b) {
+    return VEC_OP(_mm512_sub_epi64, _mm256_sub_epi64)(a, b);
+}
+NTT_INLINE vec_t vec_shr32_u64(vec_t x) {
+    return VEC_OP(_mm512_srli_epi64, _mm256_srli_epi64)(x, 32);
+}
+NTT_INLINE vec_t vec_shl32_u64(vec_t x) {
+    return VEC_OP(_mm512_slli_epi64, _mm256_slli_epi64)(x, 32);
+}
+NTT_INLINE vec_t vec_srl_u64(vec_t x, __m128i n) {
+    return VEC_OP(_mm512_srl_epi64, _mm256_srl_epi64)(x, n);
+}
+NTT_INLINE vec_t vec_sll_u64(vec_t x, __m128i n) {
+    return VEC_OP(_mm512_sll_epi64, _mm256_sll_epi64)(x, n);
+}
 
 /* x in [0, 2c) -> [0, c) on 32-bit lanes, for 2c <= 2^32: x - c wraps above x exactly
  * when x < c (c = 0: x unchanged). */

@@ -1,10 +1,9 @@
 /* AVX2 bodies of the bit-reversal permutation (simd/bitrev/avx512.h explains the
  * tiling): the same tiles, 16 x 16 uint32 values and 8 x 8 uint64 values, each row one
  * 64-byte cache line, transposed as four quadrants of 8 x 8 (uint32) or 4 x 4 (uint64)
- * in registers.  simd/bitrev/dispatch.h includes this file where simd/select.h picks
- * AVX2 and turns its bodies into entry points.  A tile is first copied to the stack, one whole row (a cache line)
- * at a time; in place, both tiles of a pair are, so neither is written over before it
- * was read.
+ * in registers, and for uint32 with the four stages at a transform's bit-reversed end
+ * fused in.  simd/bitrev/dispatch.h includes this file where simd/select.h picks AVX2;
+ * its tile walkers move the tiles through avx2_tile_read / avx2_tile_write.
  * fold_p != 0 maps [0, 2p) to [0, p) on the way.
  */
 #ifndef NTT_CY_SIMD_BITREV_AVX2_H
@@ -59,7 +58,7 @@ NTT_INLINE void avx2_tile_out(int lane64, const void *t, void *dst, const size_t
 /* A tile's rows (one 64-byte cache line each, at src + row[k] elements of `size`
  * bytes) copied to t, packed: 16 uint32 rows or 8 uint64 rows alike. */
 NTT_INLINE void avx2_tile_in(const void *src, size_t size, const size_t *row, int rows,
-                            void *t) {
+                             void *t) {
     for (int k = 0; k < rows; k++) {
         const char *from = (const char *)src + row[k] * size;
         char *to = (char *)t + 64 * k;
@@ -83,7 +82,7 @@ NTT_INLINE void avx2_tile_in(const void *src, size_t size, const size_t *row, in
 
 /* Rows at a + row[k] through stage 8 into t (row k at t + 16k). */
 NTT_INLINE void avx2_u32_tile_in_dif8(const uint32_t *a, const size_t row[16], uint32_t *t,
-                                   const avx2_u32_edge_twiddles *d) {
+                                      const avx2_u32_edge_twiddles *d) {
     for (int k = 0; k < 16; k++) {
         __m256i lo = _mm256_loadu_si256((const __m256i *)(a + row[k]));
         __m256i hi = _mm256_loadu_si256((const __m256i *)(a + row[k] + 8));
@@ -104,8 +103,8 @@ NTT_INLINE void avx2_u32_tile_in_dif8(const uint32_t *a, const size_t row[16], u
  * 4, 2, 1 on the transposed quadrants, then the fold; inverse (DIT head, no fold),
  * stages 1, 2, 4 before the transpose and stage 8 on each output row's halves. */
 NTT_INLINE void avx2_u32_tile_out_edge(int forward, const uint32_t *t, uint32_t *dst,
-                                    const size_t row[16], __m256i fold_p,
-                                    const avx2_u32_edge_twiddles *d) {
+                                       const size_t row[16], __m256i fold_p,
+                                       const avx2_u32_edge_twiddles *d) {
     for (int qc = 0; qc < 2; qc++) {
         __m256i lo[8], hi[8];
         for (int k = 0; k < 8; k++)   /* one quadrant at a time: fewer live registers */
@@ -132,7 +131,7 @@ NTT_INLINE void avx2_u32_tile_out_edge(int forward, const uint32_t *t, uint32_t 
  * unused branches fold away). */
 /* A tile's rows a + row[k] into t, through the DIF tail's stage 8 when it has one. */
 NTT_INLINE void avx2_u32_tile_load(int edge, const uint32_t *a, const size_t row[16], uint32_t *t,
-                                const avx2_u32_edge_twiddles *d) {
+                                   const avx2_u32_edge_twiddles *d) {
     if (edge == BITREV_EDGE_DIF_TAIL)
         avx2_u32_tile_in_dif8(a, row, t, d);
     else
@@ -141,8 +140,8 @@ NTT_INLINE void avx2_u32_tile_load(int edge, const uint32_t *a, const size_t row
 
 /* t transposed into the rows dst + row[c], through the edge's remaining stages. */
 NTT_INLINE void avx2_u32_tile_store(int edge, const uint32_t *t, uint32_t *dst,
-                                 const size_t row[16], __m256i fold_p,
-                                 const avx2_u32_edge_twiddles *d) {
+                                    const size_t row[16], __m256i fold_p,
+                                    const avx2_u32_edge_twiddles *d) {
     if (edge != BITREV_EDGE_NONE)
         avx2_u32_tile_out_edge(edge == BITREV_EDGE_DIF_TAIL, t, dst, row, fold_p, d);
     else

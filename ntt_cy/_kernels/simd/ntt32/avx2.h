@@ -62,9 +62,8 @@ NTT_INLINE void avx2_u32_join(int h, __m256i x, __m256i y, __m256i *a, __m256i *
 
 /* One stage of half-length h (a literal at every call, so the switches fold) on a
  * 16-element segment held in (lo, hi). */
-NTT_INLINE void
-avx2_u32_small_stage(int forward, int h, __m256i *lo, __m256i *hi, const vec_u32_twiddle *t,
-                    const vec_u32_mod *m) {
+NTT_INLINE void avx2_u32_small_stage(int forward, int h, __m256i *lo, __m256i *hi,
+                                     const vec_u32_twiddle *t, const vec_u32_mod *m) {
     __m256i x, y;
     avx2_u32_split(h, *lo, *hi, &x, &y);
     vec_u32_butterfly(forward, &x, &y, t, m, h == 1);
@@ -75,7 +74,7 @@ avx2_u32_small_stage(int forward, int h, __m256i *lo, __m256i *hi, const vec_u32
  * `count` segments of 16 held in (lo[s], hi[s]), stage by stage across them; t[k]: the
  * twiddles of stage h = 8 >> k. */
 NTT_INLINE void avx2_u32_small_segments(int forward, __m256i *lo, __m256i *hi, int count,
-                                       const vec_u32_twiddle t[4], const vec_u32_mod *m) {
+                                        const vec_u32_twiddle t[4], const vec_u32_mod *m) {
     if (forward) {
         for (int s = 0; s < count; s++) avx2_u32_small_stage(1, 8, &lo[s], &hi[s], &t[0], m);
         for (int s = 0; s < count; s++) avx2_u32_small_stage(1, 4, &lo[s], &hi[s], &t[1], m);
@@ -92,8 +91,8 @@ NTT_INLINE void avx2_u32_small_segments(int forward, __m256i *lo, __m256i *hi, i
 /* The last four DIF stages (h = 8, 4, 2, 1) or first four DIT stages over
  * a[0:size], 16 elements at a time, in registers; 1 when done, 0 when it cannot. */
 NTT_INLINE int avx2_u32_small_stages(int forward, int family, uint32_t *a, size_t size,
-                                            const uint32_t *tw, const uint32_t *twq,
-                                            uint32_t p, uint32_t pinv, uint64_t mu) {
+                                     const uint32_t *tw, const uint32_t *twq,
+                                     uint32_t p, uint32_t pinv, uint64_t mu) {
     vec_u32_mod m = vec_u32_modulus(p, pinv, mu, family);
     int lazy = family == NTT_LAZY;
     vec_u32_twiddle t[4];
@@ -153,8 +152,8 @@ typedef struct {
 } avx2_u32_edge_twiddles;
 
 NTT_INLINE void avx2_u32_edge_twiddles_load(avx2_u32_edge_twiddles *d, const uint32_t *tw,
-                                           const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                           uint64_t mu, int family) {
+                                            const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                            uint64_t mu, int family) {
     int lazy = family == NTT_LAZY;
     d->m = vec_u32_modulus(p, pinv, mu, family);
     const uint32_t *q = lazy ? twq : tw;
@@ -195,7 +194,7 @@ NTT_INLINE void avx2_u32_transpose8(__m256i r[8]) {
  * instead of 8).  The values it leaves may differ from the product's by p, in the same
  * range ([0, 2p) DIF, [0, 4p) DIT): final results are the same. */
 NTT_INLINE void avx2_u32_edge_quadrant(int forward, __m256i r[8],
-                                      const avx2_u32_edge_twiddles *d) {
+                                       const avx2_u32_edge_twiddles *d) {
     if (forward) {
         avx2_u32_transpose8(r);
         for (int k = 0; k < 4; k++)
@@ -219,8 +218,8 @@ NTT_INLINE void avx2_u32_edge_quadrant(int forward, __m256i r[8],
 
 /* 1 when done, 0 when size is not a multiple of 128. */
 NTT_INLINE int avx2_u32_small_stages_tiled(int forward, int family, uint32_t *a, size_t size,
-                                     const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                     uint32_t pinv, uint64_t mu) {
+                                           const uint32_t *tw, const uint32_t *twq, uint32_t p,
+                                           uint32_t pinv, uint64_t mu) {
     avx2_u32_edge_twiddles d;
     avx2_u32_edge_twiddles_load(&d, tw, twq, p, pinv, mu, family);
     if (size & 127)
@@ -265,8 +264,8 @@ NTT_INLINE int avx2_u32_small_stages_tiled(int forward, int family, uint32_t *a,
  * product goes on to a LAZY DIT, whose inputs may lie in [0, 4p)): the Shoup result
  * stays in [0, 2p), without the fold (23 operations). */
 NTT_INLINE size_t avx2_u32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
-                                          size_t count, uint32_t p, uint32_t pinv, uint32_t c,
-                                          int lazy_out) {
+                                     size_t count, uint32_t p, uint32_t pinv, uint32_t c,
+                                     int lazy_out) {
     vec_u32_mod m = vec_u32_modulus(p, pinv, 0, NTT_MONTGOMERY);
     size_t i, done = count & ~(size_t)7;
     if (p < (1u << 31)) {

@@ -113,7 +113,7 @@ NTT_INLINE __m256d avx2_f64_mulmod_pinv(__m256d a, __m256d b, const avx2_f64_mod
  * (u, v) -> (u + v, (u - v) w); DIT: in/out [0, 4p), (u, v) -> (u + v w, u - v w + 2p).
  * one: the twiddle is 1 (stage h = 1): no product, the range restored by a fold. */
 NTT_INLINE void avx2_f64_butterfly(int forward, __m256i *u, __m256i *v, __m256d w, __m256d wq,
-                             const avx2_f64_mod *m, int one) {
+                                   const avx2_f64_mod *m, int one) {
     if (forward) {
         __m256i s = _mm256_add_epi64(*u, *v);                       /* [0, 4p) */
         if (one) {
@@ -163,9 +163,8 @@ NTT_INLINE void avx2_u64_join(int h, __m256i x, __m256i y, __m256i *lo, __m256i 
 
 /* The last three DIF stages (h = 4, 2, 1) or first three DIT stages over a[0:size],
  * 8 values at a time; 1 when done (size a multiple of 8 here). */
-NTT_INLINE int
-avx2_u64_small_stages(int forward, uint64_t *a, size_t size, const uint64_t *tw,
-                   const uint64_t *twq, const ntt64_params *prm, int family) {
+NTT_INLINE int avx2_u64_small_stages(int forward, uint64_t *a, size_t size, const uint64_t *tw,
+                                     const uint64_t *twq, const ntt64_params *prm, int family) {
     vec_u64_mod m = vec_u64_modulus(prm, family);
     int lazy = family == NTT_LAZY;
     __m256i w4 = vec_load(tw + 4);
@@ -198,12 +197,13 @@ NTT_INLINE int avx2_f64_takes(const ntt64_params *prm, const double *wf) {
 
 /* Butterflies j < count of one stage; returns how many were done (multiple of 4). */
 NTT_INLINE size_t avx2_f64_run(int forward, uint64_t *x, uint64_t *y, const double *wf,
-                                   const double *wfq, size_t count, uint64_t p) {
+                               const double *wfq, size_t count, uint64_t p) {
     avx2_f64_mod m = avx2_f64_modulus(p);
     size_t j, done = count & ~(size_t)3;
     for (j = 0; j < done; j += 4) {
         __m256i u = vec_load(x + j), v = vec_load(y + j);
-        avx2_f64_butterfly(forward, &u, &v, _mm256_loadu_pd(wf + j), _mm256_loadu_pd(wfq + j), &m, 0);
+        avx2_f64_butterfly(forward, &u, &v, _mm256_loadu_pd(wf + j), _mm256_loadu_pd(wfq + j), &m,
+                           0);
         vec_store(x + j, u);
         vec_store(y + j, v);
     }
@@ -213,7 +213,7 @@ NTT_INLINE size_t avx2_f64_run(int forward, uint64_t *x, uint64_t *y, const doub
 /* One radix-4 group of 4 lanes at offset j (see ntt32_run4): DIF stages h and
  * h/2, or DIT stages h/2 and h, on a[j], a[j+q], a[j+h], a[j+h+q], q = h/2. */
 NTT_INLINE void avx2_f64_radix4(int forward, uint64_t *a, size_t h, size_t j, const double *wf,
-                               const double *wfq, const avx2_f64_mod *m) {
+                                const double *wfq, const avx2_f64_mod *m) {
     size_t q = h / 2;
     __m256i x0 = vec_load(a + j), x1 = vec_load(a + j + q);
     __m256i x2 = vec_load(a + j + h), x3 = vec_load(a + j + h + q);
@@ -242,7 +242,7 @@ NTT_INLINE void avx2_f64_radix4(int forward, uint64_t *a, size_t h, size_t j, co
  * FP scheduler holds about one group, so a second independent group fills the
  * wait (measured 2^12-2^16 in L2: 0.65 -> 0.56 ns per butterfly). */
 NTT_INLINE size_t avx2_f64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                    const double *twf, const double *twfq, uint64_t p) {
+                                const double *twf, const double *twfq, uint64_t p) {
     size_t q = h / 2, j = j0, done = (j1 - j0) & ~(size_t)3;
     if (q % 4)
         return 0;
@@ -260,7 +260,7 @@ NTT_INLINE size_t avx2_f64_run4(int forward, uint64_t *a, size_t h, size_t j0, s
 /* One stage of half-length h (4, 2 or 1; a literal at every call) on the 8 values
  * (lo, hi): the butterflies' operands gathered into x, y, then put back. */
 NTT_INLINE void avx2_f64_small_stage(int forward, int h, __m256i *lo, __m256i *hi, __m256d w,
-                                    __m256d wq, const avx2_f64_mod *m) {
+                                     __m256d wq, const avx2_f64_mod *m) {
     __m256i x, y;
     avx2_u64_split(h, *lo, *hi, &x, &y);
     avx2_f64_butterfly(forward, &x, &y, w, wq, m, h == 1);
@@ -271,7 +271,7 @@ NTT_INLINE void avx2_f64_small_stage(int forward, int h, __m256i *lo, __m256i *h
  * two 8-value blocks per step (independent chains, as in run4); 1 when done, 0 if size
  * is not a multiple of 16. */
 NTT_INLINE int avx2_f64_small_stages(int forward, uint64_t *a, size_t size, const double *twf,
-                                  const double *twfq, uint64_t p) {
+                                     const double *twfq, uint64_t p) {
     if (size < 16 || (size & 15))
         return 0;
     avx2_f64_mod m = avx2_f64_modulus(p);
@@ -299,7 +299,7 @@ NTT_INLINE int avx2_f64_small_stages(int forward, uint64_t *a, size_t size, cons
 /* x in [0, 4p) times (w, wq) -> [0, 2p), or [0, p) with fold: x folded below 2p keeps
  * |X| < p (see the top of this file). */
 NTT_INLINE __m256i avx2_f64_times(__m256i x, __m256d w, __m256d wq, const avx2_f64_mod *m,
-                                 int fold) {
+                                  int fold) {
     __m256d a = avx2_f64_from(vec_fold_u64(x, m->two_p), m);
     __m256i r = avx2_f64_plus_p(avx2_f64_mulmod(a, w, wq, m), m);
     return fold ? vec_fold_u64(r, m->p_i) : r;
@@ -309,8 +309,8 @@ NTT_INLINE __m256i avx2_f64_times(__m256i x, __m256d w, __m256d wq, const avx2_f
  * [0, 2p), or [0, p) with fold; wf, wfq the double pair of w (NULL: not taken here).
  * src may equal dst.  Returns the count done (a multiple of 4). */
 NTT_INLINE size_t avx2_f64_twist(const uint64_t *src, uint64_t *dst, const double *wf,
-                                     const double *wfq, size_t count, int fold,
-                                     const ntt64_params *prm) {
+                                 const double *wfq, size_t count, int fold,
+                                 const ntt64_params *prm) {
     if (!avx2_f64_takes(prm, wf))
         return 0;
     avx2_f64_mod m = avx2_f64_modulus(prm->p);
@@ -324,7 +324,7 @@ NTT_INLINE size_t avx2_f64_twist(const uint64_t *src, uint64_t *dst, const doubl
 /* a[i] = a[i] c mod p in [0, p) for a in [0, 4p), c < p (LAZY: the cyclic inverse's
  * n^-1).  Returns the count done (a multiple of 4), 0 if the build does not take p. */
 NTT_INLINE size_t avx2_f64_scale(uint64_t *a, size_t count, uint64_t c,
-                                     const ntt64_params *prm) {
+                                 const ntt64_params *prm) {
     uint64_t p = prm->p;
     if (prm->family != NTT_LAZY || !avx2_f64_takes_p(p))
         return 0;
