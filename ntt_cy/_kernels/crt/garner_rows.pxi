@@ -28,14 +28,21 @@ cdef extern from "simd/garner/dispatch.h" nogil:
 cdef extern from "u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
 
-DEF GARNER_BLOCK = 512
-DEF GARNER32_MAX_PRIMES = 8
-# The digits alone (garner32_digits) for up to WIDE_DIGITS_MAX_PRIMES primes (=
-# GARNER32_MAX_DIGITS of simd/garner/dispatch.h): the bases of moduli of several words
-# (crt.py's uint32 route for them), 18 primes for a 254-bit m, 27 for a 381-bit one.
-# Blocks of WIDE_DIGITS_BLOCK coefficients keep the scalar tail's stack small (16 KiB).
-DEF WIDE_DIGITS_MAX_PRIMES = 32
-DEF WIDE_DIGITS_BLOCK = 64
+cdef extern from "simd/garner/dispatch.h":
+    # The most primes of garner32_mod / garner32_mod64 (GARNER32_MAX_PRIMES), and of
+    # the digits alone (garner32_digits, GARNER32_MAX_DIGITS): the bases of moduli of
+    # several words (crt.py's uint32 route for them), 18 primes for a 254-bit m, 27 for
+    # a 381-bit one.  One definition with the vector bodies'.
+    cdef enum:
+        GARNER32_MAX_PRIMES
+        GARNER32_MAX_DIGITS
+
+cdef enum:
+    # Coefficients a block of garner32_rows (one thread's unit; digits and results on
+    # its stack), and of garner32_digits, whose blocks of GARNER32_MAX_DIGITS digit rows
+    # keep the scalar tail's stack small (16 KiB).
+    GARNER_BLOCK = 512
+    WIDE_DIGITS_BLOCK = 64
 
 
 cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize_t k,
@@ -493,9 +500,9 @@ cdef void block_digits(const uint32_t* const* rows, Py_ssize_t start, Py_ssize_t
     # garner32_block_digits on raw constants (k primes, inv / inv_q (k, k) row-major),
     # cnt <= tail_stride: the vector bodies' digits (garner32_vector_digits) are stored
     # in place, the scalar tail's (uint64, into tail) narrowed after them.
-    cdef uint32_t* digit_rows[WIDE_DIGITS_MAX_PRIMES]
+    cdef uint32_t* digit_rows[GARNER32_MAX_DIGITS]
     cdef Py_ssize_t i, j, done
-    for j in range(WIDE_DIGITS_MAX_PRIMES):   # (all set: gcc cannot see that k of them do)
+    for j in range(GARNER32_MAX_DIGITS):   # (all set: gcc cannot see that k of them do)
         digit_rows[j] = out + j * stride if j < k else NULL
     done = garner32_vector_digits(rows, start, k, cnt, primes, inv, inv_q, offsets,
                                   digit_rows)
@@ -517,14 +524,14 @@ def garner32_digits(const uint32_t[:, :, ::1] products, const uint64_t[::1] prim
     smallest; products[j] < primes[j]; inv / inv_q (k, k) as garner32_mod's."""
     cdef Py_ssize_t k = products.shape[0], R = products.shape[1], N = products.shape[2]
     cdef Py_ssize_t L = out.shape[2], j, per_row, blk
-    cdef const uint32_t* rows[WIDE_DIGITS_MAX_PRIMES]
-    cdef uint64_t offsets[WIDE_DIGITS_MAX_PRIMES]
+    cdef const uint32_t* rows[GARNER32_MAX_DIGITS]
+    cdef uint64_t offsets[GARNER32_MAX_DIGITS]
     if out.shape[0] != k or out.shape[1] != R or L > N or primes.shape[0] != k \
             or inv.shape[0] != k or inv.shape[1] != k or inv_q.shape[0] != k \
             or inv_q.shape[1] != k:
         raise ValueError("internal: garner32_digits shapes differ")
-    if k < 1 or k > WIDE_DIGITS_MAX_PRIMES:
-        raise ValueError(f"garner32_digits takes 1..{WIDE_DIGITS_MAX_PRIMES} primes, got {k}")
+    if k < 1 or k > GARNER32_MAX_DIGITS:
+        raise ValueError(f"garner32_digits takes 1..{GARNER32_MAX_DIGITS} primes, got {k}")
     check_threads(threads)
     check_garner_primes(&primes[0], k, "garner32_digits")
     for j in range(k):
@@ -550,7 +557,7 @@ cdef void wide_digits_block(const uint32_t* const* rows, Py_ssize_t k, Py_ssize_
                             const uint64_t* inv_q, const uint64_t* offsets,
                             uint32_t* out) noexcept nogil:
     # block blk of garner32_digits: row blk // per_row, WIDE_DIGITS_BLOCK coefficients on
-    cdef uint64_t tail[WIDE_DIGITS_MAX_PRIMES * WIDE_DIGITS_BLOCK]
+    cdef uint64_t tail[GARNER32_MAX_DIGITS * WIDE_DIGITS_BLOCK]
     cdef Py_ssize_t r = blk // per_row, i0 = (blk % per_row) * WIDE_DIGITS_BLOCK
     cdef Py_ssize_t cnt = min(L - i0, WIDE_DIGITS_BLOCK)
     block_digits(rows, r * N + i0, k, cnt, primes, inv, inv_q, offsets, out + r * L + i0,

@@ -71,7 +71,8 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
 # fresh results, blocks of one variant alternated): uint32 2^19 1.13x, 2^20 1.38x,
 # 2^21 1.38x one thread, 1.0-1.3x two; 2^16-2^18 0.96-1.0x; uint64 (51-bit p) 2^18
 # 1.07x, 2^19 1.14x, 2^20 1.04x one thread, 0.97-1.15x two.
-DEF GATHER_MAX_BYTES = 1 << 21
+cdef enum:
+    GATHER_MAX_BYTES = 1 << 21
 
 
 cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,

@@ -186,7 +186,8 @@ cdef enum:
 
 # Groups per piece when the last pass also finishes its values: the piece's four
 # segments (4 * 512 values) are still in L1 when they are finished.
-DEF FINISH_PIECE = 512
+cdef enum:
+    FINISH_PIECE = 512
 
 
 cdef inline void finish_range(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t,
