@@ -249,7 +249,7 @@ cdef class CRTProduct32:
     the inverse, n^-1 folded in, the rows reduced mod p_j as they are read where m >
     p_j), then garner32_mod straight from the k product rows.  Built once per primes,
     length and modulus (poly.py caches it), so that a call pays for none of it: a
-    small product's time was mostly the per-prime calls' argument handling.
+    small product's time would be mostly the per-prime calls' argument handling.
 
     tables: one cyclic uint32-lane TransformTables of length n per prime; the other
     arguments as garner32_mod's for m < 2^32, as garner32_mod64's (barrett_d, _v,
@@ -453,9 +453,7 @@ cdef uint64_t crt_prime_products(CRTProduct32 self, const source_t* pa, const so
 # x mod m for 2 <= m < 2^64 (the moduli above 2^32 that garner32_mod cannot take):
 # the same digits, computed by the vector bodies (garner32_vector_digits) a block
 # at a time, then per coefficient the weighted sum sum_j v_j W_j in two words (each
-# term below 2^95, k <= 8 terms: below 2^98) and one reduction mod m.  Replaces the
-# route through uint64 residues, ntt_cy._kernels.crt.garner32's scalar digits and digits_mod32:
-# Zen 3, polymul n = 2^17 mod 2^61 - 1 (five primes): see docs/speed-journal.md.
+# term below 2^95, k <= 8 terms: below 2^98) and one reduction mod m.
 
 cdef inline uint64_t garner32_sum_mod64(const Garner32* g, const uint64_t* v) noexcept nogil:
     # (sum_j v_j W_j - offset_m) mod m; v_j < 2^31, W_j < m < 2^64, k <= 8

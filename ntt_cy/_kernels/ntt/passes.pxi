@@ -44,8 +44,7 @@ cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t
 
 cdef void finish_forward(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t) noexcept nogil:
     # LAZY DIF leaves [0, 2p): fold to [0, p).  A select, not a conditional store: gcc
-    # vectorises it (as a branch, half the values mispredicted, it cost 25% of an
-    # in-place bit-reversed transform).
+    # vectorises it (as a branch, half the values would be mispredicted).
     cdef Py_ssize_t i
     cdef lane_t p = <lane_t>t.mod.p, v
     if t.family == LAZY:

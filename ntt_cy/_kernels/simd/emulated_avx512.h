@@ -14,9 +14,8 @@
  * The intrinsics' names are macros for ntt_emu_* functions on a pair of AVX2 registers
  * (lo: 64-bit elements 0-3 / 32-bit elements 0-7; hi: the rest), each written with
  * the AVX2 instructions of the same rule (most work per 128-bit lane, as AVX-512's
- * do) or element by element where AVX2 has none (IFMA).  gcc's generic 64-byte
- * vectors ran the emulated tests 2-3x slower, their shuffles and masks lowered to
- * single elements.  <immintrin.h> is included first, so its own declarations keep
+ * do) or element by element where AVX2 has none (IFMA), not with gcc's generic
+ * 64-byte vectors, which lower the shuffles and masks to single elements.  <immintrin.h> is included first, so its own declarations keep
  * their names.
  */
 #ifndef NTT_CY_AVX512_EMULATED_H

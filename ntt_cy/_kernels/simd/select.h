@@ -19,7 +19,7 @@
 
 /* The vector helpers are forced inline: gcc otherwise keeps some of them (the
  * butterflies) out of line in the large kernel modules, and every call then passes its
- * registers through memory (a 2^18 transform ~20% slower than the same code inlined). */
+ * registers through memory. */
 #ifndef NTT_INLINE
 #define NTT_INLINE static inline __attribute__((always_inline))
 #endif

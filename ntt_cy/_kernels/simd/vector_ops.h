@@ -233,9 +233,9 @@ NTT_INLINE uint64_t vec_max_lane_u64(vec_t x) { return _mm512_reduce_max_epu64(x
 /* The first min(count, 8) uint32 values at p, zeros after them (nothing past them is
  * read: the one vector across the end goes through a zeroed copy). */
 NTT_INLINE vec_t vec_load_u32_upto(const uint32_t *p, size_t count) {
-    uint32_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     if (count >= 8)
         return vec_load(p);
+    uint32_t part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t k = 0; k < count; k++)
         part[k] = p[k];
     return vec_load(part);
@@ -243,9 +243,9 @@ NTT_INLINE vec_t vec_load_u32_upto(const uint32_t *p, size_t count) {
 
 /* The first min(count, 4) uint64 values at p, zeros after them. */
 NTT_INLINE vec_t vec_load_u64_upto(const uint64_t *p, size_t count) {
-    uint64_t part[4] = {0, 0, 0, 0};
     if (count >= 4)
         return vec_load(p);
+    uint64_t part[4] = {0, 0, 0, 0};
     for (size_t k = 0; k < count; k++)
         part[k] = p[k];
     return vec_load(part);

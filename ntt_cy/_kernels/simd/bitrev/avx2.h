@@ -27,7 +27,7 @@ NTT_INLINE void avx2_u64_transpose4(__m256i r[4]) {
  * folded by fold_p ([0, 2p) -> [0, p); 0: unchanged).  Quadrants of 8 x 8 uint32 or
  * 4 x 4 uint64 values, one 32-byte vector per row.  Each output row is stored whole,
  * both halves back to back: a tile's rows are 2^(bits-4) values apart, all in one L1
- * set, and a row written in two visits was evicted in between. */
+ * set, and a row written in two visits would be evicted in between. */
 NTT_INLINE void avx2_tile_out(int lane64, const void *t, void *dst, const size_t *row,
                               __m256i fold_p) {
     const char *in = (const char *)t;

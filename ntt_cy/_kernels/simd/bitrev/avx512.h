@@ -11,7 +11,7 @@
  * src[k << (bits-f) | rev(m << f) ...], k = rev_f(lo), each one contiguous vector,
  * transposed, gives output row c = rev_f(hi), i.e. dst[hi << (bits-f) | m << f ...].
  * Every cache line read or written is used whole, and the transposes are shuffles
- * (port 5) instead of a gather per output vector (about 4x faster at n = 2^17).
+ * (port 5) instead of a gather per output vector.
  *
  * In place (the _inplace functions): tile m reads the rows of tile m' = rev(m) and
  * tile m' those of tile m, so each pair is loaded whole, transposed and stored

@@ -103,7 +103,7 @@ NTT_INLINE int avx2_u32_small_stages(int forward, int family, uint32_t *a, size_
         t[k] = vec_u32_twiddle_of(w, lazy ? avx2_u32_stage_twiddles(twq, 8 >> k) : w);
     }
     /* Two segments per step, their stages interleaved: one segment's four stages are
-     * one long dependency chain (Zen 3: 0.29 -> 0.26 ns per butterfly, in L1). */
+     * one long dependency chain. */
     size_t i = 0, pairs = size & ~(size_t)31;
     for (; i < pairs; i += 32) {
         __m256i lo[2], hi[2];
@@ -138,9 +138,7 @@ NTT_INLINE int avx2_u32_small_stages(int forward, int family, uint32_t *a, size_
  * s's value c (c < 8), 64 + 8 (c - 8) + s for c >= 8, i.e. the bit-reversed order with
  * each block's 8 x 16 matrix transposed quadrant by quadrant.  The inverse takes that
  * order back.  Same butterflies as ntt32_small_stages, except that twiddle-1
- * ones take a fold (avx2_u32_edge_quadrant): values congruent, in the same ranges.  Zen 3
- * (C harness, L1-resident 4096 values, LAZY): forward 0.267 -> 0.170 ns per butterfly,
- * inverse 0.232 -> 0.166. */
+ * ones take a fold (avx2_u32_edge_quadrant): values congruent, in the same ranges. */
 #define NTT32_TILED_BLOCK 128   /* the block length */
 
 /* The twiddles of the four stages at a transform's bit-reversed end (h = 8, 4, 2, 1)

@@ -51,8 +51,7 @@ NTT_INLINE void avx512_u32_transpose16(__m512i r[16]) {
 /* ---- The four stages at the bit-reversed end in registers, 32 values at a time: the
  * gathers of simd/lane_tables.h for a stage of half-length h in {8, 4, 2, 1} on a
  * 32-value segment held in two registers (row k of each table: h = 8 >> k).  Constant
- * tables: computing them per call cost about a microsecond, which dominated small
- * transforms. */
+ * tables: computed per call they would dominate small transforms. */
 static const struct {
     int32_t gather_x[4][16], gather_y[4][16], scatter_lo[4][16], scatter_hi[4][16];
     int32_t twiddle[4][16];

@@ -273,21 +273,11 @@ NTT_INLINE size_t vec_u32_run4(int forward, int family, int from_src, uint32_t *
     return done;
 }
 
-/* The first two DIF stages (half-lengths h and h/2) of a row a[0:2h] whose input is
- * src[0:n_src] zero-padded (n_src <= h): x2 = x3 = 0, x0 and x1 read straight from src
- * (uint32, or uint64 when src32 is NULL), so the zero-padded copy is never written or
- * read back.  Without reduce_src the values must be below p (uint64 ones are narrowed to
- * their low 32 bits).  reduce_src: every source value is reduced mod p on the way in
- * (vec_u32_reduce, vec_u32_reduce64); needs p < 2^31.  *max_seen is raised to the
- * largest source value read (before any reduction), so callers can check the "values
- * < p" promise for free.  Groups j0 <= j < j1 of [0, h/2); same butterflies and ranges
- * as vec_u32_run4.  Returns the number of groups done (a multiple of the vector), 0
- * when h/2 is not a multiple of the vector (or reduce_src with p >= 2^31). */
+/* VEC_U32_LANES source values from i (uint32, or uint64 when src32 is NULL), zeros past
+ * n_src; *top keeps their largest (32-bit lanes for uint32 sources, 64-bit lanes for
+ * uint64 ones, before any narrowing), *high (uint64 sources) their high 32 bits. */
 NTT_INLINE vec_t vec_u32_load_source(const uint32_t *src32, const uint64_t *src64,
                                      size_t n_src, size_t i, vec_t *top, vec_t *high) {
-    /* VEC_U32_LANES source values from i, zeros past n_src; *top keeps their largest
-     * (32-bit lanes for uint32 sources, 64-bit lanes for uint64 ones), *high (uint64
-     * sources) their high 32 bits */
     size_t left = i < n_src ? n_src - i : 0;
     if (src32) {
         vec_t x = vec_load_u32_upto(src32 + i, left);
@@ -302,6 +292,16 @@ NTT_INLINE vec_t vec_u32_load_source(const uint32_t *src32, const uint64_t *src6
     return vec_narrow_u64(lo, hi);
 }
 
+/* The first two DIF stages (half-lengths h and h/2) of a row a[0:2h] whose input is
+ * src[0:n_src] zero-padded (n_src <= h): x2 = x3 = 0, x0 and x1 read straight from src
+ * (uint32, or uint64 when src32 is NULL), so the zero-padded copy is never written or
+ * read back.  Without reduce_src the values must be below p (uint64 ones are narrowed to
+ * their low 32 bits).  reduce_src: every source value is reduced mod p on the way in
+ * (vec_u32_reduce, vec_u32_reduce64); needs p < 2^31.  *max_seen is raised to the
+ * largest source value read (before any reduction), so callers can check the "values
+ * < p" promise for free.  Groups j0 <= j < j1 of [0, h/2); same butterflies and ranges
+ * as vec_u32_run4.  Returns the number of groups done (a multiple of the vector), 0
+ * when h/2 is not a multiple of the vector (or reduce_src with p >= 2^31). */
 NTT_INLINE size_t vec_u32_run4_padded(int forward, int family, uint32_t *a, size_t h,
                                       size_t j0, size_t j1, const uint32_t *src32,
                                       const uint64_t *src64, size_t n_src, const uint32_t *tw,

@@ -5,10 +5,9 @@
  * LAZY for larger p.  simd/ntt64/dispatch.h includes this file where simd/select.h
  * picks AVX2 (after ntt64_params).
  *
- * Why doubles: AVX2 has no 64-bit multiply, and the scalar Shoup butterfly (three
- * 64-bit products on one multiplier) costs ~2.2 ns on the AVX2 machines we measured.
- * Two FMA units do a 104-bit product exactly as a double and its FMA-computed
- * error; four lanes per vector.
+ * Why doubles: AVX2 has no 64-bit multiply, and the scalar Shoup butterfly takes three
+ * 64-bit products on one multiplier, while two FMA units do a 104-bit product exactly
+ * as a double and its FMA-computed error, four lanes per vector.
  *
  * The values in memory stay uint64 in the LAZY ranges of the scalar code (DIF
  * [0, 2p), DIT [0, 4p)), so the scalar loops can finish any range; only the twiddle
@@ -238,9 +237,8 @@ NTT_INLINE void avx2_f64_radix4(int forward, uint64_t *a, size_t h, size_t j, co
 }
 
 /* Radix-4 groups j0 <= j < j1 of [0, h/2); returns how many were done.  Two groups
- * per step when q allows: one group's products are a ~25-cycle chain, and Zen 3's
- * FP scheduler holds about one group, so a second independent group fills the
- * wait (measured 2^12-2^16 in L2: 0.65 -> 0.56 ns per butterfly). */
+ * per step when q allows: one group's products are a ~25-cycle chain, and a second
+ * independent group fills the wait. */
 NTT_INLINE size_t avx2_f64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
                                 const double *twf, const double *twfq, uint64_t p) {
     size_t q = h / 2, j = j0, done = (j1 - j0) & ~(size_t)3;

@@ -104,7 +104,7 @@ NTT_INLINE vec_t vec_u64_barrett(vec_t a, vec_t b, const vec_u64_mod *m) {
 
 /* a, b in [0, p) -> (a + b) mod p, (a - b) mod p.  Any p < 2^64: a - (p - b), no
  * 65-bit sum.  For p < 2^52 (MONTGOMERY52) the sum stays far below 2^64 and one
- * minimum does it, a uop less (~5% of an IFMA transform). */
+ * minimum does it, a uop less. */
 NTT_INLINE vec_t vec_u64_add(vec_t a, vec_t b, const vec_u64_mod *m) {
     if (m->family == NTT_MONTGOMERY52) {
         vec_t s = vec_add_u64(a, b);
