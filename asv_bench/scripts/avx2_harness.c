@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "simd/ntt32/avx512.h"
-#include "simd/bitrev/avx512.h"
-#include "simd/garner/avx512.h"
+#include "simd/ntt32/dispatch.h"
+#include "simd/bitrev/dispatch.h"
+#include "simd/garner/dispatch.h"
 
 #define P 998244353u
 #define LOG2N 17
@@ -29,7 +29,7 @@
 #define CHUNK ((size_t)65536)     /* ntt_cy/_kernels/ntt/types.pxi CHUNK */
 #define L1_BLOCK ((size_t)4096)   /* ntt_cy/_kernels/ntt/types.pxi L1_BLOCK_BYTES / 4 */
 
-static volatile int family = NTT_SIMD_LAZY;
+static volatile int family = NTT_LAZY;
 
 static double now(void) {
     struct timespec t;
@@ -46,7 +46,7 @@ static uint32_t *page_array(size_t count, size_t offset) {
 static void l1_block(uint32_t *a, const uint32_t *tw, const uint32_t *twq) {
     for (size_t h = L1_BLOCK / 2; h >= 32; h /= 4)
         for (size_t s = 0; s < L1_BLOCK; s += 2 * h)
-            ntt_simd32_run4(1, a + s, h, 0, h / 2, tw, twq, P, 0, 0, family);
+            ntt32_run4(1, a + s, h, 0, h / 2, tw, twq, P, 0, 0, family);
 }
 
 static uint64_t pow_mod(uint64_t b, uint64_t e, uint64_t m) {
@@ -87,11 +87,11 @@ static void elementwise(void) {
     double best_pointwise = 1e9, best_crt = 1e9;
     for (int run = 0; run < 300; run++) {
         double t0 = now();
-        ntt_simd32_pointwise(rows[0], rows[1], out, LEN, P, pinv, 12345, 1);
+        ntt32_pointwise(rows[0], rows[1], out, LEN, P, pinv, 12345, 1);
         double t1 = now();
         for (size_t s = 0; s < LEN; s += BLOCK)
-            ntt_simd_garner32((const uint32_t *const *)rows, s, 3, BLOCK, primes, inv, inv_q,
-                              offsets, m, w, wq, 0, scratch64, out + s);
+            garner32_vector_mod((const uint32_t *const *)rows, s, 3, BLOCK, primes, inv, inv_q,
+                                offsets, m, w, wq, 0, scratch64, out + s);
         double t2 = now();
         best_pointwise = t1 - t0 < best_pointwise ? t1 - t0 : best_pointwise;
         best_crt = t2 - t1 < best_crt ? t2 - t1 : best_crt;
@@ -102,16 +102,16 @@ static void elementwise(void) {
            best_crt * 1e6, best_crt * 1e9 / LEN);
 }
 
-/* The rate the phases are measured against: ntt_w32_bfly (LAZY DIF with a Shoup
+/* The rate the phases are measured against: vec_u32_butterfly (LAZY DIF with a Shoup
  * product, 13 vector ops per 8 butterflies) on four independent register pairs with
  * one twiddle, no loads or stores.  A phase at 100% runs as fast as the butterflies
  * alone; the edge stages can pass it, since their twiddle-1 butterflies take a fold
- * instead of a product (ntt_w32_edge_quadrant). */
+ * instead of a product (avx2_u32_edge_quadrant). */
 static double butterflies_in_registers(void) {
     enum { STEPS = 20000000 };
-    ntt_w32_mod m = ntt_w32_modulus(P, 0, 0, NTT_SIMD_LAZY);
+    vec_u32_mod m = vec_u32_modulus(P, 0, 0, NTT_LAZY);
     uint32_t w = 3, wq = (uint32_t)(((uint64_t)w << 32) / P);
-    ntt_w32_twiddle t = ntt_w32_twiddle_of(_mm256_set1_epi32((int)w), _mm256_set1_epi32((int)wq));
+    vec_u32_twiddle t = vec_u32_twiddle_of(_mm256_set1_epi32((int)w), _mm256_set1_epi32((int)wq));
     __m256i x0 = _mm256_set1_epi32(1), x1 = _mm256_set1_epi32(2), x2 = _mm256_set1_epi32(3);
     __m256i x3 = _mm256_set1_epi32(4), x4 = _mm256_set1_epi32(5), x5 = _mm256_set1_epi32(6);
     __m256i x6 = _mm256_set1_epi32(7), x7 = _mm256_set1_epi32(8);
@@ -119,10 +119,10 @@ static double butterflies_in_registers(void) {
     for (int run = 0; run < 5; run++) {
         double t0 = now();
         for (long i = 0; i < STEPS; i++) {
-            ntt_w32_bfly(1, &x0, &x1, &t, &m, 0);
-            ntt_w32_bfly(1, &x2, &x3, &t, &m, 0);
-            ntt_w32_bfly(1, &x4, &x5, &t, &m, 0);
-            ntt_w32_bfly(1, &x6, &x7, &t, &m, 0);
+            vec_u32_butterfly(1, &x0, &x1, &t, &m, 0);
+            vec_u32_butterfly(1, &x2, &x3, &t, &m, 0);
+            vec_u32_butterfly(1, &x4, &x5, &t, &m, 0);
+            vec_u32_butterfly(1, &x6, &x7, &t, &m, 0);
             /* the values stay in registers, but the compiler may not drop the work */
             __asm__ volatile("" : "+x"(x0), "+x"(x1), "+x"(x2), "+x"(x3), "+x"(x4), "+x"(x5),
                              "+x"(x6), "+x"(x7));
@@ -134,14 +134,14 @@ static double butterflies_in_registers(void) {
 }
 
 /* A Cooley-Tukey butterfly without the fold of its unmultiplied operand, 11 vector ops
- * against ntt_w32_bfly's 13: not a kernel of the package.  u grows by 2p per stage
+ * against vec_u32_butterfly's 13: not a kernel of the package.  u grows by 2p per stage
  * (u + t and u + 2p - t with t = Shoup(v) in [0, 2p), v any 32-bit value), so it
  * needs p < 2^27 (32p <= 2^32: a fold every 15 stages) and a forward transform in
  * Cooley-Tukey form (one twiddle per block); the kernels' forward is Gentleman-Sande,
  * whose sums double per stage. */
-NTT_INLINE void ct_butterfly_unfolded(__m256i *u, __m256i *v, const ntt_w32_twiddle *tw,
-                                      const ntt_w32_mod *m) {
-    __m256i t = ntt_w32_shoup(*v, tw->w, tw->q, tw->q_odd, m->p);
+NTT_INLINE void ct_butterfly_unfolded(__m256i *u, __m256i *v, const vec_u32_twiddle *tw,
+                                      const vec_u32_mod *m) {
+    __m256i t = vec_u32_shoup_odd(*v, tw->w, tw->q, tw->q_odd, m->p);
     __m256i x = *u;
     *u = _mm256_add_epi32(x, t);
     *v = _mm256_add_epi32(x, _mm256_sub_epi32(m->two_p, t));
@@ -156,9 +156,9 @@ enum { STREAM_DIF, STREAM_DIT, STREAM_DIT_UNFOLDED, STREAM_SHOUP, STREAM_KINDS }
 NTT_INLINE double butterflies_through_l1(int kind) {
     enum { VECTORS = 256, REPEATS = 20000 };
     static __m256i u[VECTORS], v[VECTORS];
-    ntt_w32_mod m = ntt_w32_modulus(P, 0, 0, NTT_SIMD_LAZY);
+    vec_u32_mod m = vec_u32_modulus(P, 0, 0, NTT_LAZY);
     uint32_t w = 3, wq = (uint32_t)(((uint64_t)w << 32) / P);
-    ntt_w32_twiddle t = ntt_w32_twiddle_of(_mm256_set1_epi32((int)w), _mm256_set1_epi32((int)wq));
+    vec_u32_twiddle t = vec_u32_twiddle_of(_mm256_set1_epi32((int)w), _mm256_set1_epi32((int)wq));
     for (int i = 0; i < VECTORS; i++) {
         u[i] = _mm256_set1_epi32(i);
         v[i] = _mm256_set1_epi32(3 * i);
@@ -170,13 +170,13 @@ NTT_INLINE double butterflies_through_l1(int kind) {
             for (int i = 0; i < VECTORS; i++) {
                 __m256i x = _mm256_load_si256(u + i), y = _mm256_load_si256(v + i);
                 if (kind == STREAM_DIF)
-                    ntt_w32_bfly(1, &x, &y, &t, &m, 0);
+                    vec_u32_butterfly(1, &x, &y, &t, &m, 0);
                 else if (kind == STREAM_DIT)
-                    ntt_w32_bfly(0, &x, &y, &t, &m, 0);
+                    vec_u32_butterfly(0, &x, &y, &t, &m, 0);
                 else if (kind == STREAM_DIT_UNFOLDED)
                     ct_butterfly_unfolded(&x, &y, &t, &m);
                 else
-                    y = ntt_w32_shoup(y, t.w, t.q, t.q_odd, m.p);
+                    y = vec_u32_shoup_odd(y, t.w, t.q, t.q_odd, m.p);
                 _mm256_store_si256(u + i, x);
                 _mm256_store_si256(v + i, y);
             }
@@ -212,22 +212,22 @@ int main(void) {
     for (int run = 0; run < 300; run++) {
         double t[PHASES + 1];
         t[0] = now();
-        ntt_simd32_run(1, a, a + N / 2, tw + N / 2, twq + N / 2, N / 2, P, 0, 0, family);
+        ntt32_run(1, a, a + N / 2, tw + N / 2, twq + N / 2, N / 2, P, 0, 0, family);
         t[1] = now();
         for (size_t c = 0; c < N; c += CHUNK) {
-            ntt_simd32_run4(1, a + c, CHUNK / 2, 0, CHUNK / 4, tw, twq, P, 0, 0, family);
+            ntt32_run4(1, a + c, CHUNK / 2, 0, CHUNK / 4, tw, twq, P, 0, 0, family);
             for (size_t s = 0; s < CHUNK; s += CHUNK / 4)
-                ntt_simd32_run4(1, a + c + s, CHUNK / 8, 0, CHUNK / 16, tw, twq, P, 0, 0, family);
+                ntt32_run4(1, a + c + s, CHUNK / 8, 0, CHUNK / 16, tw, twq, P, 0, 0, family);
         }
         t[2] = now();
         for (size_t b = 0; b < N; b += L1_BLOCK)
             l1_block(a + b, tw, twq);
         t[3] = now();
-        ntt_simd_dif4_bitrev32_inplace(a, LOG2N, rev, 0, N >> 8, P, tw, twq, P, 0, 0, family);
+        bitrev32_inplace_dif_tail(a, LOG2N, rev, 0, N >> 8, P, tw, twq, P, 0, 0, family);
         t[4] = now();
-        ntt_simd32_small_stages_tiled(1, a, N, tw, twq, P, 0, 0, family);
+        ntt32_small_stages_tiled(1, a, N, tw, twq, P, 0, 0, family);
         t[5] = now();
-        ntt_simd32_small_stages_tiled(0, a, N, tw, twq, P, 0, 0, family);
+        ntt32_small_stages_tiled(0, a, N, tw, twq, P, 0, 0, family);
         t[6] = now();
         for (int k = 0; k < PHASES; k++)
             if (t[k + 1] - t[k] < best[k])

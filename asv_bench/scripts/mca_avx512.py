@@ -27,29 +27,30 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CASES = {
     "edge stages, in-register shuffles": (
         "64 values, 4 stages", 64,
-        "return ntt_simd32_small_stages(1, a, n, tw, twq, p, 0, 0, NTT_SIMD_LAZY);"),
+        "return ntt32_small_stages(1, a, n, tw, twq, p, 0, 0, NTT_LAZY);"),
     "edge stages, tiled (16 x 16)": (
         "256 values, 4 stages", 256,
-        "return ntt_simd32_small_stages_tiled(1, a, n, tw, twq, p, 0, 0, NTT_SIMD_LAZY);"),
+        "return ntt32_small_stages_tiled(1, a, n, tw, twq, p, 0, 0, NTT_LAZY);"),
     "permutation, plain": (
         "a pair of 16 x 16 tiles", 512,
-        "return ntt_simd_bitrev32_inplace(a, (int)n, rev, 0, 64, p);"),
+        "return bitrev32_inplace(a, (int)n, rev, 0, 64, p);"),
     "permutation with the DIF edge stages": (
         "a pair of 16 x 16 tiles", 512,
-        "return ntt_simd_dif4_bitrev32_inplace(a, (int)n, rev, 0, 64, p, tw, twq, p, 0, 0,"
-        " NTT_SIMD_LAZY);"),
+        "return bitrev32_inplace_dif_tail(a, (int)n, rev, 0, 64, p, tw, twq, p, 0, 0,"
+        " NTT_LAZY);"),
     "CRT reconstruction k = 3, 64-bit lanes": (
         "16 coefficients", 16,
-        "return (int)ntt_vg_garner32_k(NTT_WG_WIDE, 3, rows, 0, n, wide, wide, wide, wide,"
+        "return (int)vec_garner32_mod(GARNER32_WIDE, 3, rows, 0, n, wide, wide, wide, wide,"
         " p, wide, wide, 0, out64, out32);"),
     "CRT reconstruction k = 3, lazy 32-bit lanes": (
         "16 coefficients", 16,
-        "return (int)ntt_vg_garner32_k(NTT_WG_LAZY_NO_OFFSET, 3, rows, 0, n, wide, wide, wide,"
+        "return (int)vec_garner32_mod(GARNER32_LAZY_NO_OFFSET, 3, rows, 0, n, wide, wide, wide,"
         " wide, p, wide, wide, 0, out64, out32);"),
 }
 
-PRELUDE = """#include "simd/bitrev/avx512.h"
-#include "simd/garner/avx512.h"
+PRELUDE = """#include "simd/ntt32/dispatch.h"
+#include "simd/bitrev/dispatch.h"
+#include "simd/garner/dispatch.h"
 """
 SIGNATURE = ("__attribute__((flatten)) int {name}(uint32_t *a, size_t n, const uint32_t *tw, const uint32_t *twq, "
              "uint32_t p, const uint32_t *rev, const uint32_t *const *rows, "

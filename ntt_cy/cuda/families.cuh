@@ -1,6 +1,6 @@
 // Butterflies of the three reduction families, for 32-bit and 64-bit lanes.
 //
-// Transform structure (the same for all families, see passes.cuh):
+// Transform structure (the same for all families, see transform_pass.cuh):
 //   forward  Cooley-Tukey butterflies  (x, y) -> (x + W y, x - W y),
 //            natural order in, bit-reversed order out;
 //   inverse  Gentleman-Sande butterflies (x, y) -> (x + y, (x - y) W^-1),

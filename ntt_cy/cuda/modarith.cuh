@@ -1,9 +1,9 @@
 // Modular arithmetic shared by every ntt_cy CUDA kernel.
 //
 // Everything here is `__host__ __device__` and also compiles as plain C++ (g++/clang++),
-// so the same code is checked on a machine without a GPU (tests/test_cuda_host.py builds
-// tests/cuda/host_harness.cpp against it).  Each helper states its exact input and output
-// ranges and the modulus bound under which they hold.  "w" is the lane width in bits
+// so the same code is checked on a machine without a GPU (tests/cuda/test_cuda_host.py
+// builds tests/cuda/host_harness.cpp against it).  Each helper states its exact input and
+// output ranges and the modulus bound under which they hold.  "w" is the lane width in bits
 // (32 for uint32 lanes, 64 for uint64 lanes).
 //
 // Families (all give identical, fully reduced results; see families.cuh):

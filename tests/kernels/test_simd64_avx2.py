@@ -26,14 +26,14 @@ MODULI = [3, 7340033, 998244353, 1337006139375617, 2251799235919873, BOUND - 1]
 SHIM = r"""
 #include <stdint.h>
 #include <stddef.h>
-#include "simd/ntt64/avx512_ifma.h"
+#include "simd/ntt64/dispatch.h"
 
-/* r[i] = the product of a[i] and (w[i], wq[i]) as ntt_f64_mulmod returns it */
+/* r[i] = the product of a[i] and (w[i], wq[i]) as avx2_f64_mulmod returns it */
 void shim_mulmod(uint64_t p, const double *a, const double *w, const double *wq, int64_t *r,
                  size_t n) {
-    ntt_f64_mod m = ntt_f64_modulus(p);
+    avx2_f64_mod m = avx2_f64_modulus(p);
     for (size_t i = 0; i < n; i += 4) {
-        __m256d x = ntt_f64_mulmod(_mm256_loadu_pd(a + i), _mm256_loadu_pd(w + i),
+        __m256d x = avx2_f64_mulmod(_mm256_loadu_pd(a + i), _mm256_loadu_pd(w + i),
                                    _mm256_loadu_pd(wq + i), &m);
         double out[4];
         _mm256_storeu_pd(out, x);
@@ -43,9 +43,9 @@ void shim_mulmod(uint64_t p, const double *a, const double *w, const double *wq,
 }
 
 void shim_mulmod_pinv(uint64_t p, const double *a, const double *b, int64_t *r, size_t n) {
-    ntt_f64_mod m = ntt_f64_modulus(p);
+    avx2_f64_mod m = avx2_f64_modulus(p);
     for (size_t i = 0; i < n; i += 4) {
-        __m256d x = ntt_f64_mulmod_pinv(_mm256_loadu_pd(a + i), _mm256_loadu_pd(b + i), &m);
+        __m256d x = avx2_f64_mulmod_pinv(_mm256_loadu_pd(a + i), _mm256_loadu_pd(b + i), &m);
         double out[4];
         _mm256_storeu_pd(out, x);
         for (int k = 0; k < 4; k++)
@@ -56,12 +56,12 @@ void shim_mulmod_pinv(uint64_t p, const double *a, const double *b, int64_t *r, 
 /* one butterfly per lane, in place on u, v (DIF forward, DIT otherwise) */
 void shim_bfly(int forward, uint64_t p, uint64_t *u, uint64_t *v, const double *w,
                const double *wq, size_t n) {
-    ntt_f64_mod m = ntt_f64_modulus(p);
+    avx2_f64_mod m = avx2_f64_modulus(p);
     for (size_t i = 0; i < n; i += 4) {
-        __m256i x = ntt_w64_load(u + i), y = ntt_w64_load(v + i);
-        ntt_f64_bfly(forward, &x, &y, _mm256_loadu_pd(w + i), _mm256_loadu_pd(wq + i), &m, 0);
-        ntt_w64_store(u + i, x);
-        ntt_w64_store(v + i, y);
+        __m256i x = vec_load(u + i), y = vec_load(v + i);
+        avx2_f64_butterfly(forward, &x, &y, _mm256_loadu_pd(w + i), _mm256_loadu_pd(wq + i), &m, 0);
+        vec_store(u + i, x);
+        vec_store(v + i, y);
     }
 }
 """
@@ -127,7 +127,7 @@ def test_mulmod_is_exact_at_the_extremes(shim, p):
 
 @pytest.mark.parametrize("p", [x for x in MODULI if x % 2])
 def test_pointwise_product_is_exact_at_the_extremes(shim, p):
-    # ntt_f64_mulmod_pinv: |A| <= p/2 + 1 (a balanced residue, or the first product
+    # avx2_f64_mulmod_pinv: |A| <= p/2 + 1 (a balanced residue, or the first product
     # when the second factor is balanced) against 0 <= B < p.
     rng = random.Random(p + 1)
     h = (p + 1) // 2

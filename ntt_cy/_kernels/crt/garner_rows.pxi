@@ -2,12 +2,11 @@
 # (p_j < 2^31, the uint32-lane CRT family) and a target modulus m < 2^32 (the 2^32 <=
 # m < 2^64 form, garner32_mod64, is at the end of this file).
 #
-# Included by every kernel build (_ntt_portable / _ntt_avx2 / _ntt_avx512): AVX-512
-# and AVX2 builds run simd/garner/avx512.h / simd/garner/avx2.h (32x32 -> 64-bit
-# vpmuludq products), the portable build the plain unit-stride loops below.  One pass per
-# block of coefficients replaces the general route (copy rows to uint64,
-# Garner digits, 128-bit reduction mod m, narrow to uint32), which took ~2.6 ms
-# of a 9.3 ms product for n = 2^17, m = 10^9 + 7.
+# Included by every kernel build (build.pxi): AVX-512 and AVX2 builds run the vector
+# body of simd/garner/ (32x32 -> 64-bit vpmuludq products) on whole vectors of
+# coefficients, these scalar loops the rest (and everything in the portable build).  One
+# pass per block of coefficients, in place of the general route (copy rows to uint64,
+# Garner digits, 128-bit reduction mod m, narrow to uint32).
 #
 # Per coefficient, with residues r_j (+ offset_j) mod p_j:
 #   digits   v_0 = r_0,  v_j = (((r_j - v_0) c_0j - v_1) c_1j - ... ) mod p_j,
@@ -15,28 +14,35 @@
 #   mod m    x mod m = sum_j v_j W_j mod m, W_j = p_0 ... p_{j-1} mod m;
 #   then     (x - offset_m) mod m.
 
-cdef extern from "simd/garner/avx512.h" nogil:
-    size_t ntt_simd_garner32(const uint32_t* const* rows, size_t start, size_t k, size_t cnt,
-                             const uint64_t* primes, const uint64_t* inv, const uint64_t* inv_q,
-                             const uint64_t* offsets, uint64_t m, const uint64_t* weights,
-                             const uint64_t* weights_q, uint64_t offset_m, uint64_t* result,
-                             uint32_t* result32)
-    size_t ntt_simd_garner32_digits(const uint32_t* const* rows, size_t start, size_t k,
-                                    size_t cnt, const uint64_t* primes, const uint64_t* inv,
-                                    const uint64_t* inv_q, const uint64_t* offsets,
-                                    uint32_t* const* digits)
+cdef extern from "simd/garner/dispatch.h" nogil:
+    size_t garner32_vector_mod(const uint32_t* const* rows, size_t start, size_t k, size_t cnt,
+                               const uint64_t* primes, const uint64_t* inv, const uint64_t* inv_q,
+                               const uint64_t* offsets, uint64_t m, const uint64_t* weights,
+                               const uint64_t* weights_q, uint64_t offset_m, uint64_t* result,
+                               uint32_t* result32)
+    size_t garner32_vector_digits(const uint32_t* const* rows, size_t start, size_t k,
+                                  size_t cnt, const uint64_t* primes, const uint64_t* inv,
+                                  const uint64_t* inv_q, const uint64_t* offsets,
+                                  uint32_t* const* digits)
 
 cdef extern from "u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
 
-DEF GARNER_BLOCK = 512
-DEF GARNER32_MAX_PRIMES = 8
-# The digits alone (garner32_digits) for up to WIDE_DIGITS_MAX_PRIMES primes (=
-# NTT_GARNER_MAX_DIGITS of simd/garner/avx512.h): the bases of moduli of several words
-# (crt.py's uint32 route for them), 18 primes for a 254-bit m, 27 for a 381-bit one.
-# Blocks of WIDE_DIGITS_BLOCK coefficients keep the scalar tail's stack small (16 KiB).
-DEF WIDE_DIGITS_MAX_PRIMES = 32
-DEF WIDE_DIGITS_BLOCK = 64
+cdef extern from "simd/garner/dispatch.h":
+    # The most primes of garner32_mod / garner32_mod64 (GARNER32_MAX_PRIMES), and of
+    # the digits alone (garner32_digits, GARNER32_MAX_DIGITS): the bases of moduli of
+    # several words (crt.py's uint32 route for them), 18 primes for a 254-bit m, 27 for
+    # a 381-bit one.  One definition with the vector bodies'.
+    cdef enum:
+        GARNER32_MAX_PRIMES
+        GARNER32_MAX_DIGITS
+
+cdef enum:
+    # Coefficients a block of garner32_rows (one thread's unit; digits and results on
+    # its stack), and of garner32_digits, whose blocks of GARNER32_MAX_DIGITS digit rows
+    # keep the scalar tail's stack small (16 KiB).
+    GARNER_BLOCK = 512
+    WIDE_DIGITS_BLOCK = 64
 
 
 cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize_t k,
@@ -54,8 +60,8 @@ cdef void garner32_block(const uint32_t* const* rows, Py_ssize_t start, Py_ssize
     cdef uint32_t* direct = NULL   # uint32 results: the vector body stores them into out
     if lane_t is uint32_t:
         direct = out
-    cdef Py_ssize_t lo = ntt_simd_garner32(rows, start, k, cnt, primes, inv, inv_q, offsets, m,
-                                           weights, weights_q, offset_m, result, direct)
+    cdef Py_ssize_t lo = garner32_vector_mod(rows, start, k, cnt, primes, inv, inv_q, offsets, m,
+                                             weights, weights_q, offset_m, result, direct)
     cdef uint64_t c, cq, acc
     garner32_scalar_digits(rows, start, k, lo, cnt, primes, inv, inv_q, offsets, &digits[0][0],
                            GARNER_BLOCK)
@@ -243,7 +249,7 @@ cdef class CRTProduct32:
     the inverse, n^-1 folded in, the rows reduced mod p_j as they are read where m >
     p_j), then garner32_mod straight from the k product rows.  Built once per primes,
     length and modulus (poly.py caches it), so that a call pays for none of it: a
-    small product's time was mostly the per-prime calls' argument handling.
+    small product's time would be mostly the per-prime calls' argument handling.
 
     tables: one cyclic uint32-lane TransformTables of length n per prime; the other
     arguments as garner32_mod's for m < 2^32, as garner32_mod64's (barrett_d, _v,
@@ -445,11 +451,9 @@ cdef uint64_t crt_prime_products(CRTProduct32 self, const source_t* pa, const so
 
 
 # x mod m for 2 <= m < 2^64 (the moduli above 2^32 that garner32_mod cannot take):
-# the same digits, computed by the vector bodies (ntt_simd_garner32_digits) a block
+# the same digits, computed by the vector bodies (garner32_vector_digits) a block
 # at a time, then per coefficient the weighted sum sum_j v_j W_j in two words (each
-# term below 2^95, k <= 8 terms: below 2^98) and one reduction mod m.  Replaces the
-# route through uint64 residues, ntt_cy._kernels.crt.garner32's scalar digits and digits_mod32:
-# Zen 3, polymul n = 2^17 mod 2^61 - 1 (five primes): see docs/speed-journal.md.
+# term below 2^95, k <= 8 terms: below 2^98) and one reduction mod m.
 
 cdef inline uint64_t garner32_sum_mod64(const Garner32* g, const uint64_t* v) noexcept nogil:
     # (sum_j v_j W_j - offset_m) mod m; v_j < 2^31, W_j < m < 2^64, k <= 8
@@ -492,14 +496,14 @@ cdef void block_digits(const uint32_t* const* rows, Py_ssize_t start, Py_ssize_t
                        const uint64_t* inv_q, const uint64_t* offsets, uint32_t* out,
                        Py_ssize_t stride, uint64_t* tail, Py_ssize_t tail_stride) noexcept nogil:
     # garner32_block_digits on raw constants (k primes, inv / inv_q (k, k) row-major),
-    # cnt <= tail_stride: the vector bodies' digits (ntt_simd_garner32_digits) are stored
+    # cnt <= tail_stride: the vector bodies' digits (garner32_vector_digits) are stored
     # in place, the scalar tail's (uint64, into tail) narrowed after them.
-    cdef uint32_t* digit_rows[WIDE_DIGITS_MAX_PRIMES]
+    cdef uint32_t* digit_rows[GARNER32_MAX_DIGITS]
     cdef Py_ssize_t i, j, done
-    for j in range(WIDE_DIGITS_MAX_PRIMES):   # (all set: gcc cannot see that k of them do)
+    for j in range(GARNER32_MAX_DIGITS):   # (all set: gcc cannot see that k of them do)
         digit_rows[j] = out + j * stride if j < k else NULL
-    done = ntt_simd_garner32_digits(rows, start, k, cnt, primes, inv, inv_q, offsets,
-                                    digit_rows)
+    done = garner32_vector_digits(rows, start, k, cnt, primes, inv, inv_q, offsets,
+                                  digit_rows)
     garner32_scalar_digits(rows, start, k, done, cnt, primes, inv, inv_q, offsets, tail,
                            tail_stride)
     for j in range(k):
@@ -518,14 +522,14 @@ def garner32_digits(const uint32_t[:, :, ::1] products, const uint64_t[::1] prim
     smallest; products[j] < primes[j]; inv / inv_q (k, k) as garner32_mod's."""
     cdef Py_ssize_t k = products.shape[0], R = products.shape[1], N = products.shape[2]
     cdef Py_ssize_t L = out.shape[2], j, per_row, blk
-    cdef const uint32_t* rows[WIDE_DIGITS_MAX_PRIMES]
-    cdef uint64_t offsets[WIDE_DIGITS_MAX_PRIMES]
+    cdef const uint32_t* rows[GARNER32_MAX_DIGITS]
+    cdef uint64_t offsets[GARNER32_MAX_DIGITS]
     if out.shape[0] != k or out.shape[1] != R or L > N or primes.shape[0] != k \
             or inv.shape[0] != k or inv.shape[1] != k or inv_q.shape[0] != k \
             or inv_q.shape[1] != k:
         raise ValueError("internal: garner32_digits shapes differ")
-    if k < 1 or k > WIDE_DIGITS_MAX_PRIMES:
-        raise ValueError(f"garner32_digits takes 1..{WIDE_DIGITS_MAX_PRIMES} primes, got {k}")
+    if k < 1 or k > GARNER32_MAX_DIGITS:
+        raise ValueError(f"garner32_digits takes 1..{GARNER32_MAX_DIGITS} primes, got {k}")
     check_threads(threads)
     check_garner_primes(&primes[0], k, "garner32_digits")
     for j in range(k):
@@ -551,7 +555,7 @@ cdef void wide_digits_block(const uint32_t* const* rows, Py_ssize_t k, Py_ssize_
                             const uint64_t* inv_q, const uint64_t* offsets,
                             uint32_t* out) noexcept nogil:
     # block blk of garner32_digits: row blk // per_row, WIDE_DIGITS_BLOCK coefficients on
-    cdef uint64_t tail[WIDE_DIGITS_MAX_PRIMES * WIDE_DIGITS_BLOCK]
+    cdef uint64_t tail[GARNER32_MAX_DIGITS * WIDE_DIGITS_BLOCK]
     cdef Py_ssize_t r = blk // per_row, i0 = (blk % per_row) * WIDE_DIGITS_BLOCK
     cdef Py_ssize_t cnt = min(L - i0, WIDE_DIGITS_BLOCK)
     block_digits(rows, r * N + i0, k, cnt, primes, inv, inv_q, offsets, out + r * L + i0,

@@ -107,28 +107,28 @@ cdef inline void dit_run_lazy(lane_t* x, lane_t* y, const lane_t* w, const lane_
         y[j] = u - t + two_p
 
 
-cdef inline Py_ssize_t simd_run(int forward, uint32_t* a, Py_ssize_t half, Py_ssize_t j0,
-                                Py_ssize_t j1, const Twiddles* tw, const Tables* t) noexcept nogil:
+cdef inline Py_ssize_t simd32_run(int forward, uint32_t* a, Py_ssize_t half, Py_ssize_t j0,
+                                  Py_ssize_t j1, const Twiddles* tw, const Tables* t) noexcept nogil:
     # Vector part of a run (a multiple of the vector width); the caller finishes the rest.
     cdef const uint32_t* twq = <const uint32_t*>tw.q
-    return ntt_simd32_run(forward, a + j0, a + half + j0, <const uint32_t*>tw.w + half + j0,
-                          twq + half + j0 if twq != NULL else NULL, j1 - j0,
-                          <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
-                          t.family)
+    return ntt32_run(forward, a + j0, a + half + j0, <const uint32_t*>tw.w + half + j0,
+                     twq + half + j0 if twq != NULL else NULL, j1 - j0,
+                     <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
+                     t.family)
 
 
-cdef inline ntt_simd64_params simd64_params(const Modulus* m, int family) noexcept nogil:
-    # The modulus for simd/ntt64/avx512_ifma.h in `family` (a Tables family code).
-    cdef ntt_simd64_params prm
+cdef inline ntt64_params simd64_params(const Modulus* m, int family) noexcept nogil:
+    # The modulus for simd/ntt64/dispatch.h in `family` (a Tables family code).
+    cdef ntt64_params prm
     prm.p = m.p
     prm.pinv = m.mont52_pinv if m.mont_bits == 52 else m.mont_pinv
     prm.barrett_d = m.barrett_d
     prm.barrett_v = m.barrett_v
     prm.barrett_shift = m.barrett_shift
     if family == MONTGOMERY:
-        prm.family = NTT_SIMD64_MONT52 if m.mont_bits == 52 else NTT_SIMD64_MONT64
+        prm.family = MONTGOMERY52 if m.mont_bits == 52 else MONTGOMERY64
     elif family == BARRETT:
-        prm.family = NTT_SIMD64_BARRETT
+        prm.family = BARRETT
     else:
         prm.family = LAZY
     return prm
@@ -141,33 +141,33 @@ cdef inline const double* offset(const double* table, Py_ssize_t k) noexcept nog
 cdef inline Py_ssize_t simd64_run(int forward, uint64_t* a, Py_ssize_t half, Py_ssize_t j0,
                                   Py_ssize_t j1, const Twiddles* tw,
                                   const Tables* t) noexcept nogil:
-    cdef ntt_simd64_params prm = simd64_params(&t.mod, t.family)
+    cdef ntt64_params prm = simd64_params(&t.mod, t.family)
     cdef const uint64_t* twq = <const uint64_t*>tw.q
-    return ntt_simd64_run(forward, a + j0, a + half + j0, <const uint64_t*>tw.w + half + j0,
-                          twq + half + j0 if twq != NULL else NULL,
-                          offset(tw.f, half + j0), offset(tw.fq, half + j0), j1 - j0, &prm)
+    return ntt64_run(forward, a + j0, a + half + j0, <const uint64_t*>tw.w + half + j0,
+                     twq + half + j0 if twq != NULL else NULL,
+                     offset(tw.f, half + j0), offset(tw.fq, half + j0), j1 - j0, &prm)
 
 
 cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, const Tables* t,
                                    const Twiddles* tw, bint tiled) noexcept nogil:
-    cdef ntt_simd64_params prm
-    # The last (DIF) or first (DIT) stages of half-length <= small_half in registers:
-    # uint32 lanes (every family) in AVX2 and AVX-512 builds, uint64 in IFMA builds
-    # (every family) and AVX2 builds (LAZY in double precision, tw.f != NULL).  tiled
-    # (uint32, see tiled_order): in padded_product's tiled order.
+    cdef ntt64_params prm
+    # The last (DIF) or first (DIT) stages of half-length <= small_half in registers,
+    # every family and lane width, in AVX-512 and AVX2 builds (uint64 LAZY on AVX2 in
+    # double precision where the plan built tw.f).  tiled (uint32, see tiled_order): in
+    # padded_product's tiled order.
     if lane_t is uint32_t:
         if tiled:
-            return ntt_simd32_small_stages_tiled(forward, a, size, <const uint32_t*>tw.w,
-                                                 <const uint32_t*>tw.q, <uint32_t>t.mod.p,
-                                                 <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
-                                                 t.family)
-        return ntt_simd32_small_stages(forward, a, size, <const uint32_t*>tw.w,
-                                       <const uint32_t*>tw.q, <uint32_t>t.mod.p,
-                                       <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
+            return ntt32_small_stages_tiled(forward, a, size, <const uint32_t*>tw.w,
+                                            <const uint32_t*>tw.q, <uint32_t>t.mod.p,
+                                            <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
+                                            t.family)
+        return ntt32_small_stages(forward, a, size, <const uint32_t*>tw.w,
+                                  <const uint32_t*>tw.q, <uint32_t>t.mod.p,
+                                  <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
     else:
         prm = simd64_params(&t.mod, t.family)
-        return ntt_simd64_small_stages(forward, a, size, <const uint64_t*>tw.w,
-                                       <const uint64_t*>tw.q, tw.f, tw.fq, &prm)
+        return ntt64_small_stages(forward, a, size, <const uint64_t*>tw.w,
+                                  <const uint64_t*>tw.q, tw.f, tw.fq, &prm)
 
 
 cdef inline Py_ssize_t small_half(lane_t* a) noexcept nogil:
@@ -183,7 +183,7 @@ cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
     # Butterflies j0 <= j < j1 of the block starting at a, half-length `half`.
     cdef const lane_t* w = <const lane_t*>t.fwd.w + half
     if lane_t is uint32_t:
-        j0 += simd_run(1, a, half, j0, j1, &t.fwd, t)
+        j0 += simd32_run(1, a, half, j0, j1, &t.fwd, t)
     else:
         j0 += simd64_run(1, a, half, j0, j1, &t.fwd, t)
     if t.family == LAZY:
@@ -200,7 +200,7 @@ cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
     # bit-reversed input.
     cdef const lane_t* w = <const lane_t*>tw.w + half
     if lane_t is uint32_t:
-        j0 += simd_run(0, a, half, j0, j1, tw, t)
+        j0 += simd32_run(0, a, half, j0, j1, tw, t)
     else:
         j0 += simd64_run(0, a, half, j0, j1, tw, t)
     if t.family == LAZY:
@@ -213,22 +213,22 @@ cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
 cdef inline Py_ssize_t simd_run4(int forward, lane_t* a, Py_ssize_t half, Py_ssize_t j0,
                                  Py_ssize_t j1, const Tables* t,
                                  const Twiddles* tw) noexcept nogil:
-    # Vector radix-4 groups j0 <= j < (returned count) of ntt_simd32_run4 / run4.
-    cdef ntt_simd64_params prm
+    # Vector radix-4 groups j0 <= j < (returned count) of ntt32_run4 / run4.
+    cdef ntt64_params prm
     if lane_t is uint32_t:
-        return ntt_simd32_run4(forward, a, half, j0, j1, <const uint32_t*>tw.w,
-                               <const uint32_t*>tw.q, <uint32_t>t.mod.p,
-                               <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
+        return ntt32_run4(forward, a, half, j0, j1, <const uint32_t*>tw.w,
+                          <const uint32_t*>tw.q, <uint32_t>t.mod.p,
+                          <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
     else:
         prm = simd64_params(&t.mod, t.family)
-        return ntt_simd64_run4(forward, a, half, j0, j1, <const uint64_t*>tw.w,
-                               <const uint64_t*>tw.q, tw.f, tw.fq, &prm)
+        return ntt64_run4(forward, a, half, j0, j1, <const uint64_t*>tw.w,
+                          <const uint64_t*>tw.q, tw.f, tw.fq, &prm)
 
 
 cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j1,
                           const Tables* t) noexcept nogil:
     # DIF stages `half` and `half/2` on the block a[0:2*half], groups j0 <= j < j1
-    # of [0, half/2) (see ntt_simd32_run4): vector radix-4 where available, the
+    # of [0, half/2) (see ntt32_run4): vector radix-4 where available, the
     # same butterflies as two radix-2 runs otherwise.
     cdef Py_ssize_t q = half >> 1
     j0 += simd_run4(1, a, half, j0, j1, t, &t.fwd)

@@ -28,8 +28,8 @@ cdef class TransformTables:
 
 cdef Twiddles _twiddles(dict arrays, str key) except *:
     # The tables key (family form), key_q (Shoup quotients), key_f and key_fq (the
-    # double-precision pair, see ntt_simd64_float_twiddles) of one twiddle set.  The
-    # vector kernels read one vector past the stage tables (ntt_w32_twiddle_at).
+    # double-precision pair, see ntt64_float_twiddles) of one twiddle set.  The
+    # vector kernels read one vector past the stage tables (vec_odd_at_u32).
     cdef Twiddles tw
     for name in (key, key + "_q"):
         if name in arrays and readable_tail(arrays[name]) < TABLE_TAIL_BYTES:

@@ -23,72 +23,70 @@ from ntt_cy._support.aligned import TABLE_TAIL_BYTES, readable_tail
 
 cnp.import_array()
 
-cdef extern from "simd/ntt32/avx512.h" nogil:
-    # Vector butterflies where the build targets AVX-512; they return 0 (did
-    # nothing) in other builds.  Same ranges as the scalar code below.
-    size_t ntt_simd32_run(int forward, uint32_t* x, uint32_t* y, const uint32_t* w,
-                          const uint32_t* wq, size_t count, uint32_t p, uint32_t pinv,
-                          uint64_t mu, int family)
-    size_t ntt_simd32_run4(int forward, uint32_t* a, size_t h, size_t j0, size_t j1,
-                           const uint32_t* tw, const uint32_t* twq, uint32_t p, uint32_t pinv,
-                           uint64_t mu, int family)
-    size_t ntt_simd32_pointwise(const uint32_t* a, const uint32_t* b, uint32_t* out,
-                                size_t count, uint32_t p, uint32_t pinv, uint32_t c,
-                                int lazy_out)
-    size_t ntt_simd32_scale_lazy(uint32_t* a, size_t count, uint32_t c, uint32_t cq, uint32_t p)
-    # A DIF's first sweep read straight from the source rows (vector builds; 0 elsewhere).
-    size_t ntt_simd32_run4_src(uint32_t* a, const uint32_t* src, size_t h, size_t j0, size_t j1,
-                               const uint32_t* tw, const uint32_t* twq, uint32_t p,
-                               uint32_t pinv, uint64_t mu, int family, uint64_t* max_seen)
-    size_t ntt_simd32_run_src(uint32_t* x, uint32_t* y, const uint32_t* sx, const uint32_t* sy,
-                              const uint32_t* w, const uint32_t* wq, size_t count, uint32_t p,
-                              uint32_t pinv, uint64_t mu, int family, uint64_t* max_seen)
-    # The small stages in padded_product's tiled order, on blocks of NTT_CY_TILED_SMALL32
+cdef extern from "simd/ntt32/dispatch.h" nogil:
+    # uint32 lanes, every family, in AVX-512 and AVX2 builds (the twists AVX-512 only).
+    # Each returns how much it did, 0 in the portable build; same ranges as the scalar
+    # code of butterflies.pxi.
+    size_t ntt32_run(int forward, uint32_t* x, uint32_t* y, const uint32_t* w,
+                     const uint32_t* wq, size_t count, uint32_t p, uint32_t pinv, uint64_t mu,
+                     int family)
+    size_t ntt32_run4(int forward, uint32_t* a, size_t h, size_t j0, size_t j1,
+                      const uint32_t* tw, const uint32_t* twq, uint32_t p, uint32_t pinv,
+                      uint64_t mu, int family)
+    size_t ntt32_pointwise(const uint32_t* a, const uint32_t* b, uint32_t* out, size_t count,
+                           uint32_t p, uint32_t pinv, uint32_t c, int lazy_out)
+    size_t ntt32_scale_lazy(uint32_t* a, size_t count, uint32_t c, uint32_t cq, uint32_t p)
+    # A DIF's first sweep read straight from the source rows.
+    size_t ntt32_run4_src(uint32_t* a, const uint32_t* src, size_t h, size_t j0, size_t j1,
+                          const uint32_t* tw, const uint32_t* twq, uint32_t p, uint32_t pinv,
+                          uint64_t mu, int family, uint64_t* max_seen)
+    size_t ntt32_run_src(uint32_t* x, uint32_t* y, const uint32_t* sx, const uint32_t* sy,
+                         const uint32_t* w, const uint32_t* wq, size_t count, uint32_t p,
+                         uint32_t pinv, uint64_t mu, int family, uint64_t* max_seen)
+    # The small stages in padded_product's tiled order, on blocks of NTT32_TILED_BLOCK
     # values (128 AVX2, 256 AVX-512; 0: no tiled order in this build).
-    int NTT_CY_TILED_SMALL32
-    int ntt_simd32_small_stages_tiled(int forward, uint32_t* a, size_t size, const uint32_t* tw,
-                                      const uint32_t* twq, uint32_t p, uint32_t pinv,
-                                      uint64_t mu, int family)
-    size_t ntt_simd32_times(const uint32_t* src, uint32_t* dst, const uint32_t* w,
-                            const uint32_t* wq, size_t count, uint32_t p, uint32_t pinv,
-                            uint64_t mu, int family, int fold)
-    size_t ntt_simd32_run4_padded(uint32_t* a, size_t h, size_t j0, size_t j1,
-                                  const uint32_t* src32, const uint64_t* src64, size_t n_src,
-                                  const uint32_t* tw, const uint32_t* twq, uint32_t p,
-                                  uint32_t pinv, uint64_t mu, int family, int reduce_src,
-                                  uint64_t* max_seen)
-    int ntt_simd32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
-                                const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
-                                int family)
+    int NTT32_TILED_BLOCK
+    int ntt32_small_stages_tiled(int forward, uint32_t* a, size_t size, const uint32_t* tw,
+                                 const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
+                                 int family)
+    size_t ntt32_times(const uint32_t* src, uint32_t* dst, const uint32_t* w,
+                       const uint32_t* wq, size_t count, uint32_t p, uint32_t pinv,
+                       uint64_t mu, int family, int fold)
+    size_t ntt32_run4_padded(uint32_t* a, size_t h, size_t j0, size_t j1,
+                             const uint32_t* src32, const uint64_t* src64, size_t n_src,
+                             const uint32_t* tw, const uint32_t* twq, uint32_t p,
+                             uint32_t pinv, uint64_t mu, int family, int reduce_src,
+                             uint64_t* max_seen)
+    int ntt32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
+                           const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
+                           int family)
 
-cdef extern from "simd/ntt64/avx512_ifma.h" nogil:
+cdef extern from "simd/ntt64/dispatch.h" nogil:
     # uint64 lanes.  AVX-512 IFMA builds: every family (Montgomery with R = 2^52 or
-    # 2^64, Barrett, LAZY).  AVX2 builds (simd/ntt64/avx2.h): LAZY for p below
-    # NTT_SIMD64_FLOAT_P_MAX, each product computed in double precision from the
-    # balanced twiddles `wf` and `wf / p` (`wfq`), which ntt_simd64_float_twiddles
-    # asks the plan to build.  Elsewhere the functions do nothing (return 0).
+    # 2^64, Barrett, LAZY).  AVX2 builds: LAZY for p below NTT64_FLOAT_P_MAX in double
+    # precision, from the balanced twiddles `wf` and `wf / p` (`wfq`) which
+    # ntt64_float_twiddles asks the plan to build, and integer kernels for every family
+    # otherwise (Montgomery with R = 2^64).  The portable build: 0 (nothing done).
     # Parameters from simd64_params().
-    int NTT_SIMD64_MONT52, NTT_SIMD64_BARRETT, NTT_SIMD64_MONT64
-    ctypedef struct ntt_simd64_params:
+    ctypedef struct ntt64_params:
         uint64_t p, pinv, barrett_d, barrett_v
         int barrett_shift, family
-    int ntt_simd64_montgomery_bits(uint64_t p)
-    int ntt_simd64_float_twiddles(uint64_t p)
-    size_t ntt_simd64_run(int forward, uint64_t* x, uint64_t* y, const uint64_t* w,
-                          const uint64_t* wq, const double* wf, const double* wfq,
-                          size_t count, const ntt_simd64_params* prm)
-    size_t ntt_simd64_run4(int forward, uint64_t* a, size_t h, size_t j0, size_t j1,
-                           const uint64_t* tw, const uint64_t* twq, const double* twf,
-                           const double* twfq, const ntt_simd64_params* prm)
-    size_t ntt_simd64_pointwise(const uint64_t* a, const uint64_t* b, uint64_t* out,
-                                size_t count, uint64_t c, const ntt_simd64_params* prm)
-    int ntt_simd64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
-                                const uint64_t* twq, const double* twf, const double* twfq,
-                                const ntt_simd64_params* prm)
-    size_t ntt_simd64_times(const uint64_t* src, uint64_t* dst, const double* wf,
-                            const double* wfq, size_t count, int fold,
-                            const ntt_simd64_params* prm)
-    size_t ntt_simd64_scale(uint64_t* a, size_t count, uint64_t c, const ntt_simd64_params* prm)
+    int ntt64_montgomery_bits(uint64_t p)
+    int ntt64_float_twiddles(uint64_t p)
+    size_t ntt64_run(int forward, uint64_t* x, uint64_t* y, const uint64_t* w,
+                     const uint64_t* wq, const double* wf, const double* wfq, size_t count,
+                     const ntt64_params* prm)
+    size_t ntt64_run4(int forward, uint64_t* a, size_t h, size_t j0, size_t j1,
+                      const uint64_t* tw, const uint64_t* twq, const double* twf,
+                      const double* twfq, const ntt64_params* prm)
+    size_t ntt64_pointwise(const uint64_t* a, const uint64_t* b, uint64_t* out, size_t count,
+                           uint64_t c, const ntt64_params* prm)
+    int ntt64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
+                           const uint64_t* twq, const double* twf, const double* twfq,
+                           const ntt64_params* prm)
+    size_t ntt64_times(const uint64_t* src, uint64_t* dst, const double* wf, const double* wfq,
+                       size_t count, int fold, const ntt64_params* prm)
+    size_t ntt64_scale(uint64_t* a, size_t count, uint64_t c, const ntt64_params* prm)
 
 cdef extern from *:
     """
@@ -101,32 +99,32 @@ cdef extern from *:
     """
     void ntt_cy_barrier() nogil
 
-cdef extern from "simd/bitrev/avx512.h" nogil:
+cdef extern from "simd/bitrev/dispatch.h" nogil:
     # Bit-reversal copy by in-register tile transposes (AVX-512 and AVX2 builds; return
     # 0, did nothing, elsewhere).
-    int ntt_simd_bitrev32(const uint32_t* src, uint32_t* dst, int bits, const uint32_t* rev,
-                          size_t m0, size_t m1)
-    int ntt_simd_bitrev64(const uint64_t* src, uint64_t* dst, int bits, const uint32_t* rev,
-                          size_t m0, size_t m1)
-    int ntt_simd_bitrev32_inplace(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
-                                  size_t m1, uint32_t fold_p)
-    int ntt_simd_bitrev64_inplace(uint64_t* a, int bits, const uint32_t* rev, size_t m0,
-                                  size_t m1, uint64_t fold_p)
+    int bitrev32_copy(const uint32_t* src, uint32_t* dst, int bits, const uint32_t* rev,
+                      size_t m0, size_t m1)
+    int bitrev64_copy(const uint64_t* src, uint64_t* dst, int bits, const uint32_t* rev,
+                      size_t m0, size_t m1)
+    int bitrev32_inplace(uint32_t* a, int bits, const uint32_t* rev, size_t m0, size_t m1,
+                         uint32_t fold_p)
+    int bitrev64_inplace(uint64_t* a, int bits, const uint32_t* rev, size_t m0, size_t m1,
+                         uint64_t fold_p)
     # The permutations with the four stages at a transform's bit-reversed end on the
     # way: the last four of a DIF, the first four of a DIT (vector builds;
-    # NTT_CY_FUSED_BITREV32 says whether this build has them).
-    int NTT_CY_FUSED_BITREV32
-    int ntt_simd_dif4_bitrev32_inplace(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
-                                       size_t m1, uint32_t fold_p, const uint32_t* tw,
-                                       const uint32_t* twq, uint32_t p, uint32_t pinv,
-                                       uint64_t mu, int family)
-    int ntt_simd_dit4_bitrev32(const uint32_t* src, uint32_t* dst, int bits, const uint32_t* rev,
-                               size_t m0, size_t m1, const uint32_t* tw, const uint32_t* twq,
-                               uint32_t p, uint32_t pinv, uint64_t mu, int family,
-                               uint64_t* max_seen)
-    int ntt_simd_dit4_bitrev32_inplace(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
-                                       size_t m1, const uint32_t* tw, const uint32_t* twq,
-                                       uint32_t p, uint32_t pinv, uint64_t mu, int family)
+    # BITREV32_FUSED_EDGE says whether this build has them).
+    int BITREV32_FUSED_EDGE
+    int bitrev32_inplace_dif_tail(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
+                                  size_t m1, uint32_t fold_p, const uint32_t* tw,
+                                  const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
+                                  int family)
+    int bitrev32_copy_dit_head(const uint32_t* src, uint32_t* dst, int bits,
+                               const uint32_t* rev, size_t m0, size_t m1, const uint32_t* tw,
+                               const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
+                               int family, uint64_t* max_seen)
+    int bitrev32_inplace_dit_head(uint32_t* a, int bits, const uint32_t* rev, size_t m0,
+                                  size_t m1, const uint32_t* tw, const uint32_t* twq,
+                                  uint32_t p, uint32_t pinv, uint64_t mu, int family)
 
 cdef extern from "u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)

@@ -10,16 +10,16 @@ cdef inline Py_ssize_t simd_times(const lane_t* src, lane_t* dst, const Twiddles
     # continues.
     cdef Py_ssize_t done = 0
     cdef const uint32_t* wq = <const uint32_t*>w.q
-    cdef ntt_simd64_params prm
+    cdef ntt64_params prm
     if lane_t is uint32_t:
-        done = <Py_ssize_t>ntt_simd32_times(
+        done = <Py_ssize_t>ntt32_times(
             src + lo, dst + lo, <const uint32_t*>w.w + lo, wq + lo if wq != NULL else NULL,
             hi - lo, <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family,
             fold)
     else:
         prm = simd64_params(&t.mod, t.family)
-        done = <Py_ssize_t>ntt_simd64_times(src + lo, dst + lo, offset(w.f, lo),
-                                            offset(w.fq, lo), hi - lo, fold, &prm)
+        done = <Py_ssize_t>ntt64_times(src + lo, dst + lo, offset(w.f, lo),
+                                       offset(w.fq, lo), hi - lo, fold, &prm)
     return lo + done
 
 
@@ -44,8 +44,7 @@ cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t
 
 cdef void finish_forward(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t) noexcept nogil:
     # LAZY DIF leaves [0, 2p): fold to [0, p).  A select, not a conditional store: gcc
-    # vectorises it (as a branch, half the values mispredicted, it cost 25% of an
-    # in-place bit-reversed transform).
+    # vectorises it (as a branch, half the values would be mispredicted).
     cdef Py_ssize_t i
     cdef lane_t p = <lane_t>t.mod.p, v
     if t.family == LAZY:
@@ -62,15 +61,15 @@ cdef void finish_inverse(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* 
     cdef const lane_t* s = <const lane_t*>t.untwist.w
     cdef const lane_t* sq = <const lane_t*>t.untwist.q
     cdef lane_t c = <lane_t>t.scale, cq = <lane_t>t.scale_q
-    cdef ntt_simd64_params prm
+    cdef ntt64_params prm
     if t.family == LAZY:
         if s == NULL:
             i = lo
             if lane_t is uint64_t:
                 prm = simd64_params(&t.mod, t.family)
-                i += <Py_ssize_t>ntt_simd64_scale(a + lo, hi - lo, c, &prm)
+                i += <Py_ssize_t>ntt64_scale(a + lo, hi - lo, c, &prm)
             else:
-                i += <Py_ssize_t>ntt_simd32_scale_lazy(a + lo, hi - lo, c, cq, p)
+                i += <Py_ssize_t>ntt32_scale_lazy(a + lo, hi - lo, c, cq, p)
             while i < hi:
                 v = mul_family(a[i], c, cq, &t.mod, LAZY)
                 a[i] = v - p if v >= p else v

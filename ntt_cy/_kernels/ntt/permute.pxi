@@ -66,7 +66,7 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
     # values) takes its values from tile rev(m) and gives its own to it, so the owner
     # of each pair (its smaller m) moves both tiles at once: rows of the one become
     # columns of the other (transposes in registers in AVX-512 and AVX2 builds,
-    # simd/bitrev/avx512.h / simd/bitrev/avx2.h; through stack buffers elsewhere).
+    # simd/bitrev/; through stack buffers elsewhere).
     # Every access to `a` is a whole row, one cache line.
     cdef const uint32_t* rev = t.bitrev
     cdef int field = 4 if lane_t is uint32_t else 3   # log2 of the lanes per vector
@@ -88,21 +88,21 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
     owned_tiles(rev, tiles, field, part, parts, &m0, &m1)
     if lane_t is uint32_t:
         if edge == EDGE_DIF_TAIL:
-            ntt_simd_dif4_bitrev32_inplace(a, bits, rev, m0, m1, p, <const uint32_t*>t.fwd.w,
-                                           <const uint32_t*>t.fwd.q, <uint32_t>t.mod.p,
-                                           <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
-                                           t.family)
+            bitrev32_inplace_dif_tail(a, bits, rev, m0, m1, p, <const uint32_t*>t.fwd.w,
+                                      <const uint32_t*>t.fwd.q, <uint32_t>t.mod.p,
+                                      <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
+                                      t.family)
             return
         if edge == EDGE_DIT_HEAD:
-            ntt_simd_dit4_bitrev32_inplace(a, bits, rev, m0, m1, <const uint32_t*>t.inv.w,
-                                           <const uint32_t*>t.inv.q, <uint32_t>t.mod.p,
-                                           <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
-                                           t.family)
+            bitrev32_inplace_dit_head(a, bits, rev, m0, m1, <const uint32_t*>t.inv.w,
+                                      <const uint32_t*>t.inv.q, <uint32_t>t.mod.p,
+                                      <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
+                                      t.family)
             return
-        if ntt_simd_bitrev32_inplace(a, bits, rev, m0, m1, p):
+        if bitrev32_inplace(a, bits, rev, m0, m1, p):
             return
     else:
-        if ntt_simd_bitrev64_inplace(a, bits, rev, m0, m1, p):
+        if bitrev64_inplace(a, bits, rev, m0, m1, p):
             return
     shift = bits - field
     for k in range(width):   # row k of a tile: offset rev_field(k) << shift
@@ -122,11 +122,11 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
 cdef void permute_copy(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,
                        int part, int parts, int edge, uint64_t* seen) noexcept nogil:
     # dst[i] = src[rev[i]], src != dst.  AVX-512 and AVX2 builds transpose one tile in
-    # registers at a time (simd/bitrev/avx512.h); otherwise i is
-    # visited in 16 x 16 tiles (high and low 4 index bits) so both the reads and the
-    # writes touch only 16 cache lines per tile.  This caller does tiles part of
-    # parts.  Values are copied unchanged, except that edge == EDGE_DIT_HEAD (uint32,
-    # the caller checked fused_edge) runs the inverse's first four stages on dst.
+    # registers at a time (simd/bitrev/); otherwise i is visited in 16 x 16 tiles (high
+    # and low 4 index bits) so both the reads and the writes touch only 16 cache lines
+    # per tile.  This caller does tiles part of parts.  Values are copied unchanged,
+    # except that edge == EDGE_DIT_HEAD (uint32, the caller checked fused_edge) runs the
+    # inverse's first four stages on dst.
     # seen != NULL: *seen raised to the largest value of src (inside the fused tiles,
     # else by a pass over this caller's share of src).
     permute_copy_values(src, dst, n, t, part, parts, edge, seen)
@@ -144,18 +144,18 @@ cdef void permute_copy_values(const lane_t* src, lane_t* dst, Py_ssize_t n, cons
         tiles = <Py_ssize_t>1 << (bits - 2 * field)
         if lane_t is uint32_t:
             if edge == EDGE_DIT_HEAD:
-                ntt_simd_dit4_bitrev32(src, dst, bits, rev, tiles * part // parts,
+                bitrev32_copy_dit_head(src, dst, bits, rev, tiles * part // parts,
                                        tiles * (part + 1) // parts, <const uint32_t*>t.inv.w,
                                        <const uint32_t*>t.inv.q, <uint32_t>t.mod.p,
                                        <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family,
                                        seen)
                 return
-            if ntt_simd_bitrev32(src, dst, bits, rev, tiles * part // parts,
-                                 tiles * (part + 1) // parts):
+            if bitrev32_copy(src, dst, bits, rev, tiles * part // parts,
+                             tiles * (part + 1) // parts):
                 return
         else:
-            if ntt_simd_bitrev64(src, dst, bits, rev, tiles * part // parts,
-                                 tiles * (part + 1) // parts):
+            if bitrev64_copy(src, dst, bits, rev, tiles * part // parts,
+                             tiles * (part + 1) // parts):
                 return
     if bits < 8:
         if part == 0:

@@ -92,18 +92,18 @@ cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize
     # out = a b c' (the factor c carries, see pointwise_constant) in [0, p); lazy_out
     # (the product goes to a LAZY DIT, whose inputs may lie in [0, 4p)): the uint32
     # vector part may leave [0, 2p) unfolded.
-    cdef ntt_simd64_params prm
+    cdef ntt64_params prm
     cdef Py_ssize_t i = 0
     if not montgomery:
         for i in range(count):
             out[i] = mul_family(mul_family(a[i], b[i], 0, m, BARRETT), c, 0, m, BARRETT)
         return
     if lane_t is uint32_t:
-        i = ntt_simd32_pointwise(a, b, out, count, <uint32_t>m.p, <uint32_t>m.mont_pinv, c,
-                                 lazy_out)
+        i = ntt32_pointwise(a, b, out, count, <uint32_t>m.p, <uint32_t>m.mont_pinv, c,
+                            lazy_out)
     else:
         prm = simd64_params(m, MONTGOMERY)
-        i = ntt_simd64_pointwise(a, b, out, count, c, &prm)
+        i = ntt64_pointwise(a, b, out, count, c, &prm)
     while i < count:
         out[i] = mul_family(mul_family(a[i], b[i], 0, m, MONTGOMERY), c, 0, m, MONTGOMERY)
         i += 1

@@ -230,8 +230,8 @@ cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint s
 cdef class PaddedProducts:
     """padded_product for every prime of a CRT basis in one call, each prime's operands
     its own rows (residues): a product modulo a multi-word m (crt.CRTBasis.padded_products,
-    cached per primes and length) pays for no per-prime Python call, which was most of a
-    small product's time (18 primes, n = 256).
+    cached per primes and length) pays for no per-prime Python call, which would be most
+    of a small product's time.
 
     tables: one cyclic TransformTables of length n per prime, all with the same lanes."""
     cdef const Tables** t
@@ -318,9 +318,8 @@ cdef void _check_padded(Py_ssize_t rows, Py_ssize_t m, Py_ssize_t dst_rows, Py_s
 
 cdef uint64_t* _seen_slots(int threads) except NULL:
     # Zeroed largest-value slots of the forward kernels: one per thread (slot k at
-    # seen + k * SLOT, a cache line each: threads updating neighbours' lines row after
-    # row made a batch of short rows 1.5x slower on two threads), each kept across the
-    # rows that thread transforms.  The one check of the thread count for the entry
+    # seen + k * SLOT, a cache line each, so threads never update a line they share),
+    # each kept across the rows that thread transforms.  The one check of the thread count for the entry
     # points that take slots.
     check_threads(threads)
     cdef uint64_t* seen = <uint64_t*>calloc((threads if threads > 1 else 1) * SLOT,

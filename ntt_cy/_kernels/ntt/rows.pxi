@@ -5,30 +5,28 @@
 cdef inline bint fused_edge(lane_t* a, Py_ssize_t n, Py_ssize_t c) noexcept nogil:
     # Whether a natural-order transform leaves the four stages at its bit-reversed end
     # (the forward's last, h = 8..1; the inverse's first, h = 1..8) to its permutation
-    # (simd/bitrev/avx512.h, simd/bitrev/avx2.h): uint32 lanes in builds that have it,
-    # whole 16 x 16 tiles (n >= 256) and chunks that keep those stages out of the large
-    # sweeps (c >= 16).
-    # Measured on Zen 3 (AVX2), n = 2^17: those four stages cost 0.26-0.30 ns per
-    # butterfly with the in-register shuffles of ntt_simd32_small_stages; in the
-    # permutation they pair whole vectors.
+    # (simd/bitrev/): uint32 lanes in builds that have it, whole 16 x 16 tiles (n >= 256)
+    # and chunks that keep those stages out of the large sweeps (c >= 16).  With the
+    # in-register shuffles of ntt32_small_stages they are the dearest stages per
+    # butterfly; in the permutation they pair whole vectors and take no pass of their
+    # own.
     if lane_t is uint32_t:
-        return NTT_CY_FUSED_BITREV32 != 0 and n >= 256 and c >= 16
+        return BITREV32_FUSED_EDGE != 0 and n >= 256 and c >= 16
     else:
         return False
 
 
 cdef inline bint tiled_order(lane_t* a, Py_ssize_t n, int threads) noexcept nogil:
     # Whether padded_product keeps its transforms in the tiled order
-    # (ntt_simd32_small_stages_tiled: bit-reversed order with each block's segments
+    # (ntt32_small_stages_tiled: bit-reversed order with each block's segments
     # transposed, 8 x 16 quadrant by quadrant in AVX2 builds, 16 x 16 in AVX-512 ones,
     # whose small stages pair whole vectors).  uint32 lanes in builds that have it, and
     # every schedule of the call (rows on one thread each: chunk_size(n, 1); one row on
     # all threads: chunk_size(n, threads)) running its small stages on whole chunks of
-    # at least a block.  Zen 3 (AVX2): those four stages 0.267 -> 0.170 (forward) and
-    # 0.232 -> 0.166 (inverse) ns per butterfly.
+    # at least a block.
     if lane_t is uint32_t:
-        return (NTT_CY_TILED_SMALL32 != 0 and n >= 256
-                and chunk_size(n, threads) >= NTT_CY_TILED_SMALL32)
+        return (NTT32_TILED_BLOCK != 0 and n >= 256
+                and chunk_size(n, threads) >= NTT32_TILED_BLOCK)
     else:
         return False
 
@@ -38,8 +36,8 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
                        int parts) noexcept nogil:
     # DIF from src into dst (the first sweep makes the copy, see dif_schedule): bit-
     # reversed order; natural order by one in-place tile permutation that also folds
-    # LAZY's [0, 2p).  DIF rather than a permuted copy then DIT: DIF runs 7-10% faster
-    # here, and the fold rides on the permutation.  *seen (src != dst only): raised to
+    # LAZY's [0, 2p).  DIF rather than a permuted copy then DIT: the DIF is the faster
+    # of the two here, and the fold rides on the permutation.  *seen (src != dst only): raised to
     # the largest value of this part's share of src, by the first sweep's copy or, for
     # negacyclic plans, a read pass of its own.
     cdef Py_ssize_t lo = n * part // parts, hi = n * (part + 1) // parts
@@ -67,11 +65,10 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
 # source copies it straight into dst, then permutes dst in place (as the forward
 # does), instead of gathering tiles from the source (permute_copy): past the L2 the
 # gather's reads and writes, 16 rows of a tile in 16 pages on each side, are slower
-# than a sequential copy plus the in-place swap.  Measured on Zen 3 (AVX2; intt,
-# fresh results, blocks of one variant alternated): uint32 2^19 1.13x, 2^20 1.38x,
-# 2^21 1.38x one thread, 1.0-1.3x two; 2^16-2^18 0.96-1.0x; uint64 (51-bit p) 2^18
-# 1.07x, 2^19 1.14x, 2^20 1.04x one thread, 0.97-1.15x two.
-DEF GATHER_MAX_BYTES = 1 << 21
+# than a sequential copy plus the in-place swap (from 2 MiB rows on, uint32 and uint64
+# alike; below that the gather is as fast or faster).
+cdef enum:
+    GATHER_MAX_BYTES = 1 << 21
 
 
 cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t c,
@@ -139,15 +136,15 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
     cdef uint64_t v0, v1
     if lane_t is uint32_t:
         if source_t is uint32_t:
-            j0 += ntt_simd32_run4_padded(a, h, j0, j1, src, NULL, n_src,
-                                         <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
-                                         <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
-                                         t.mod.barrett_mu, t.family, reduce_src, max_seen)
+            j0 += ntt32_run4_padded(a, h, j0, j1, src, NULL, n_src,
+                                    <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
+                                    <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
+                                    t.mod.barrett_mu, t.family, reduce_src, max_seen)
         else:
-            j0 += ntt_simd32_run4_padded(a, h, j0, j1, NULL, src, n_src,
-                                         <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
-                                         <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
-                                         t.mod.barrett_mu, t.family, reduce_src, max_seen)
+            j0 += ntt32_run4_padded(a, h, j0, j1, NULL, src, n_src,
+                                    <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
+                                    <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
+                                    t.mod.barrett_mu, t.family, reduce_src, max_seen)
     if j0 >= j1:
         return
     for j in range(j0, j1):

@@ -133,12 +133,12 @@ cdef inline Py_ssize_t simd_first_sweep(lane_t* a, const lane_t* src, Py_ssize_t
     cdef const uint32_t* wq
     if lane_t is uint32_t:
         if radix4:
-            return <Py_ssize_t>ntt_simd32_run4_src(
+            return <Py_ssize_t>ntt32_run4_src(
                 a, src, half, j0, j1, <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
                 <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family, seen)
         w = <const uint32_t*>t.fwd.w + half + j0
         wq = <const uint32_t*>t.fwd.q + half + j0 if t.fwd.q != NULL else NULL
-        return <Py_ssize_t>ntt_simd32_run_src(
+        return <Py_ssize_t>ntt32_run_src(
             a + j0, a + half + j0, src + j0, src + half + j0, w, wq, j1 - j0,
             <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family, seen)
     else:   # (an `else`, so that Cython sees no unreachable code in the uint32 copy)
@@ -186,7 +186,8 @@ cdef enum:
 
 # Groups per piece when the last pass also finishes its values: the piece's four
 # segments (4 * 512 values) are still in L1 when they are finished.
-DEF FINISH_PIECE = 512
+cdef enum:
+    FINISH_PIECE = 512
 
 
 cdef inline void finish_range(lane_t* a, Py_ssize_t lo, Py_ssize_t hi, const Tables* t,
@@ -231,7 +232,7 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     # threads, a barrier after each sweep).  src != a: the input is src, copied into a
     # by the first sweep (or chunk by chunk when there is no large stage), *seen
     # raised to its largest value.  small: see dif_stages (SMALL_IN_PERMUTATION needs
-    # c >= 16, SMALL_TILED c >= NTT_CY_TILED_SMALL32: the last four stages then run in
+    # c >= 16, SMALL_TILED c >= NTT32_TILED_BLOCK: the last four stages then run in
     # the chunks).
     cdef Py_ssize_t nchunks = n // c, k
     while half >= c:

@@ -27,14 +27,14 @@ def stage_twiddles(lane_t[::1] out, const lane_t[::1] root_powers):
 def montgomery_bits(uint64_t p, int itemsize):
     """Montgomery radix bits this build uses for p on lanes of `itemsize` bytes."""
     if itemsize == 8:
-        return ntt_simd64_montgomery_bits(p)
+        return ntt64_montgomery_bits(p)
     return 32
 
 
 def float_twiddles(uint64_t p, int itemsize):
     """Whether this build's uint64 LAZY kernels want the double-precision twiddle
     tables (balanced w as doubles and w / p) for p: AVX2 builds, p < 2^51 - 2^29."""
-    return itemsize == 8 and ntt_simd64_float_twiddles(p) != 0
+    return itemsize == 8 and ntt64_float_twiddles(p) != 0
 
 
 def to_montgomery(lane_t[::1] a, uint64_t p, int bits):

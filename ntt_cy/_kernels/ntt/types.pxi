@@ -30,30 +30,35 @@ ctypedef fused source_t:
     uint32_t
     uint64_t
 
-cdef enum:
-    MONTGOMERY = 0
-    BARRETT = 1
-    LAZY = 2
+cdef extern from "simd/families.h":
+    # The family codes, one definition for C and Cython (the uint64 kernels split
+    # MONTGOMERY by its radix: MONTGOMERY52 / MONTGOMERY64).
+    cdef enum:
+        MONTGOMERY "NTT_MONTGOMERY"
+        BARRETT "NTT_BARRETT"
+        LAZY "NTT_LAZY"
+        MONTGOMERY52 "NTT_MONTGOMERY52"
+        MONTGOMERY64 "NTT_MONTGOMERY64"
 
 FAMILY_CODES = {"montgomery": MONTGOMERY, "barrett": BARRETT, "lazy": LAZY}
 
-# Elements per cache chunk: 256 KiB of uint32 / 512 KiB of uint64, within a core's L2
-# (512 KiB on the Zen 3 EPYC, more on the AVX-512 Xeons).  Measured against 8192 and
-# 32768 (1 and 2 threads, n = 2^17..2^22): as fast or faster (Zen 3, 32768: 2-6% slower
-# at 2^18 and 2^20; the uint32 chunk sweeps run at 99% of the register rate there).
-DEF CHUNK = 65536
-# Bytes of a sub-block whose remaining stages run depth-first inside a chunk, so
-# they stay near L1 (48 KiB on the Xeons, 32 KiB on Zen 3) instead of streaming the
-# chunk through L2 once per stage pair.  A block's data and stage twiddles (~48 KiB for
-# uint32 LAZY) exceed Zen 3's L1, yet 8 KiB blocks, which fit, ran 4-14% slower there
-# (docs/speed-journal.md).
-DEF L1_BLOCK_BYTES = 16384
-
-# Groups per piece when the first sweep of an out-of-place forward copies its input:
-# the piece's segments (at most 4 x 512 values) are still in L1 for the butterflies.
-DEF COPY_PIECE = 512
-# uint64 entries per largest-value slot (_seen_slots): one cache line.
-DEF SLOT = 8
+cdef enum:
+    # Elements per cache chunk: 256 KiB of uint32 / 512 KiB of uint64, within a core's L2
+    # (512 KiB or more), where a chunk takes all of its stages after the large sweeps.
+    # Chunks of 8192 and 32768 elements were no faster on one or two threads for
+    # n = 2^17 .. 2^22 (`python asv_bench/scripts/ns_per_butterfly.py --sizes` shows the
+    # cost per butterfly across sizes).
+    CHUNK = 65536
+    # Bytes of a sub-block whose remaining stages run depth-first inside a chunk, so they
+    # stay near L1 (32-48 KiB) instead of streaming the chunk through L2 once per stage
+    # pair.  A block's data and stage twiddles (~48 KiB for uint32 LAZY) can exceed a
+    # 32 KiB L1, yet 8 KiB blocks, which fit, were slower.
+    L1_BLOCK_BYTES = 16384
+    # Groups per piece when the first sweep of an out-of-place forward copies its input:
+    # the piece's segments (at most 4 x 512 values) are still in L1 for the butterflies.
+    COPY_PIECE = 512
+    # uint64 entries per largest-value slot (_seen_slots): one cache line.
+    SLOT = 8
 
 
 cdef struct Modulus:
@@ -74,7 +79,7 @@ cdef struct Twiddles:
     const void* q           # Shoup quotients of w (LAZY only), else NULL
     const double* f         # w balanced into (-p/2, p/2], as doubles, where the build's
     const double* fq        # uint64 LAZY kernels compute in double precision; f / p
-                            # (both NULL elsewhere: see ntt_simd64_float_twiddles)
+                            # (both NULL elsewhere: see ntt64_float_twiddles)
 
 
 cdef struct Tables:

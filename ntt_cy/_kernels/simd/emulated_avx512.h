@@ -1,8 +1,8 @@
 /* A model of the AVX-512 intrinsics the kernel headers use, for the
- * _ntt_avx512_emulated build (see simd/select.h): the AVX-512 bodies of
- * _simd32/_simd64/_simd_bitrev/_simd_garner_avx512.h then run on any x86-64, so the
- * tests check their arithmetic and data movement bit for bit against the other builds
- * on machines without AVX-512.  It models results, not speed.
+ * build_avx512_emulated module (see simd/select.h): the AVX-512 bodies of simd/ then run
+ * on any x86-64 with AVX2, so the tests check their arithmetic and data movement bit for
+ * bit against the other builds on machines without AVX-512.  It models results, not
+ * speed.
  *
  * Each function follows the instruction's definition in the Intel Intrinsics Guide
  * lane by lane.  Where the hardware is stricter than a plain C loop, the model is too:
@@ -14,15 +14,15 @@
  * The intrinsics' names are macros for ntt_emu_* functions on a pair of AVX2 registers
  * (lo: 64-bit elements 0-3 / 32-bit elements 0-7; hi: the rest), each written with
  * the AVX2 instructions of the same rule (most work per 128-bit lane, as AVX-512's
- * do) or element by element where AVX2 has none (IFMA).  gcc's generic 64-byte
- * vectors ran the emulated tests 2-3x slower, their shuffles and masks lowered to
- * single elements.  <immintrin.h> is included first, so its own declarations keep
+ * do) or element by element where AVX2 has none (IFMA), not with gcc's generic
+ * 64-byte vectors, which lower the shuffles and masks to single elements.  <immintrin.h> is included first, so its own declarations keep
  * their names.
  */
 #ifndef NTT_CY_AVX512_EMULATED_H
 #define NTT_CY_AVX512_EMULATED_H
 #include <immintrin.h>
 #include <stdint.h>
+#include "simd/avx2_unsigned.h"
 
 #ifndef NTT_INLINE
 #define NTT_INLINE static inline __attribute__((always_inline))
@@ -151,36 +151,19 @@ NTT_INLINE ntt_emu_512 ntt_emu_mullo_epi32(ntt_emu_512 a, ntt_emu_512 b) {
     return NTT_EMU_HALVES(a, b, _mm256_mullo_epi32);
 }
 
-/* a > b as unsigned 64-bit lanes: AVX2 compares signed, so both top bits are flipped */
-NTT_INLINE __m256i ntt_emu_gt_epu64(__m256i a, __m256i b) {
-    const __m256i top = _mm256_set1_epi64x((long long)0x8000000000000000ULL);
-    return _mm256_cmpgt_epi64(_mm256_xor_si256(a, top), _mm256_xor_si256(b, top));
-}
-NTT_INLINE __m256i ntt_emu_gt_epu32(__m256i a, __m256i b) {
-    const __m256i top = _mm256_set1_epi32((int)0x80000000u);
-    return _mm256_cmpgt_epi32(_mm256_xor_si256(a, top), _mm256_xor_si256(b, top));
-}
-NTT_INLINE __m256i ntt_emu_min64(__m256i a, __m256i b) {
-    return _mm256_blendv_epi8(a, b, ntt_emu_gt_epu64(a, b));
-}
-NTT_INLINE __m256i ntt_emu_max64(__m256i a, __m256i b) {
-    return _mm256_blendv_epi8(b, a, ntt_emu_gt_epu64(a, b));
-}
+/* a > b as unsigned lanes, min and max (simd/avx2_unsigned.h) */
+NTT_INLINE __m256i ntt_emu_gt_epu64(__m256i a, __m256i b) { return avx2_below_u64(b, a); }
+NTT_INLINE __m256i ntt_emu_gt_epu32(__m256i a, __m256i b) { return avx2_below_u32(b, a); }
 NTT_INLINE ntt_emu_512 ntt_emu_min_epu64(ntt_emu_512 a, ntt_emu_512 b) {
-    return NTT_EMU_HALVES(a, b, ntt_emu_min64);
+    return NTT_EMU_HALVES(a, b, avx2_min_u64);
 }
 NTT_INLINE ntt_emu_512 ntt_emu_max_epu64(ntt_emu_512 a, ntt_emu_512 b) {
-    return NTT_EMU_HALVES(a, b, ntt_emu_max64);
+    return NTT_EMU_HALVES(a, b, avx2_max_u64);
 }
 
-/* vpmullq: the low 64 bits of a b = a0 b0 + (a0 b1 + a1 b0) 2^32 (32-bit halves) */
-NTT_INLINE __m256i ntt_emu_mullo64(__m256i a, __m256i b) {
-    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(a, _mm256_srli_epi64(b, 32)),
-                                     _mm256_mul_epu32(_mm256_srli_epi64(a, 32), b));
-    return _mm256_add_epi64(_mm256_mul_epu32(a, b), _mm256_slli_epi64(cross, 32));
-}
+/* vpmullq: the low 64 bits of a b (simd/avx2_unsigned.h) */
 NTT_INLINE ntt_emu_512 ntt_emu_mullo_epi64(ntt_emu_512 a, ntt_emu_512 b) {
-    return NTT_EMU_HALVES(a, b, ntt_emu_mullo64);
+    return NTT_EMU_HALVES(a, b, avx2_mullo_u64);
 }
 
 /* shifts: vpsrlq / vpsllq by a register give 0 for counts above 63, as AVX-512's do */

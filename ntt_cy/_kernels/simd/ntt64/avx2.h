@@ -1,24 +1,22 @@
-/* AVX2 butterflies for 64-bit lanes (4 per vector), every family.
- * simd/ntt64/avx512_ifma.h includes this file in builds that target AVX2 but not AVX-512 IFMA.
+/* AVX2 bodies for 64-bit lanes (4 per vector) where they are AVX2's own: LAZY in
+ * double precision for p < NTT64_FLOAT_P_MAX = 2^51 - 2^29 (every product a*w mod p,
+ * below), and the three stages at a transform's bit-reversed end in registers for the
+ * integer kernels of simd/ntt64/vector.h, which take MONTGOMERY (R = 2^64), BARRETT, and
+ * LAZY for larger p.  simd/ntt64/dispatch.h includes this file where simd/select.h
+ * picks AVX2 (after ntt64_params).
  *
- * LAZY for p < NTT_SIMD64_FLOAT_P_MAX = 2^51 - 2^29: every product a*w mod p computed
- * in double precision (below).  MONTGOMERY (R = 2^64), BARRETT, and LAZY for larger p:
- * integer arithmetic, lane for lane the scalar code (the "integer kernels" section
- * further down).
- *
- * Why doubles: AVX2 has no 64-bit multiply, and the scalar Shoup butterfly (three
- * 64-bit products on one multiplier) costs ~2.2 ns on the AVX2 machines we measured.
- * Two FMA units do a 104-bit product exactly as a double and its FMA-computed
- * error; four lanes per vector.
+ * Why doubles: AVX2 has no 64-bit multiply, and the scalar Shoup butterfly takes three
+ * 64-bit products on one multiplier, while two FMA units do a 104-bit product exactly
+ * as a double and its FMA-computed error, four lanes per vector.
  *
  * The values in memory stay uint64 in the LAZY ranges of the scalar code (DIF
  * [0, 2p), DIT [0, 4p)), so the scalar loops can finish any range; only the twiddle
  * operands come from separate tables: wf = w balanced into (-p/2, p/2] as doubles,
- * and wfq = fl(wf / p) (NTTPlan builds them when ntt_simd64_float_twiddles says so).
+ * and wfq = fl(wf / p) (NTTPlan builds them when ntt64_float_twiddles says so).
  * Results are bit-identical to the scalar code's after the final reduction (a lazy
  * intermediate may be another representative of the same residue).
  *
- * The product (ntt_f64_mulmod).  u = 2^-53 (unit roundoff, round to nearest).
+ * The product (avx2_f64_mulmod).  u = 2^-53 (unit roundoff, round to nearest).
  * A: an integer with |A| < 2p; W = wf, an integer with |W| <= (p-1)/2; WQ = fl(W/p).
  * X = A W / p, so |X| < p.
  *   Y = fl(A WQ) = X (1 + d1)(1 + d2), |di| <= u, so |Y - X| < 2.0000001 u |X|.
@@ -32,28 +30,17 @@
  * 2^52 + x; an integer r in [-p, p) plus (2^52 + p) lands in [2^52, 2^53), whose
  * bits minus those of 2^52 are r + p.  Both exact because 2p < 2^52.
  */
-#ifndef NTT_CY_SIMD64_AVX2_H
-#define NTT_CY_SIMD64_AVX2_H
-#include <immintrin.h>
+#ifndef NTT_CY_SIMD_NTT64_AVX2_H
+#define NTT_CY_SIMD_NTT64_AVX2_H
+#include <stdint.h>
+#include <stddef.h>
+#include "simd/ntt64/vector.h"
 
-#define NTT_SIMD64_FLOAT_P_MAX ((((uint64_t)1) << 51) - (((uint64_t)1) << 29))
-
-static inline int ntt_simd64_montgomery_bits(uint64_t p) {
-    (void)p;
-    return 64;
-}
+#define NTT64_FLOAT_P_MAX ((((uint64_t)1) << 51) - (((uint64_t)1) << 29))
 
 /* Whether the LAZY kernels here take p (and the plan should build wf / wfq). */
-static inline int ntt_simd64_float_twiddles(uint64_t p) {
-    return p > 2 && p < NTT_SIMD64_FLOAT_P_MAX;
-}
-
-NTT_INLINE __m256i ntt_w64_load(const uint64_t *x) {
-    return _mm256_loadu_si256((const __m256i *)x);
-}
-
-NTT_INLINE void ntt_w64_store(uint64_t *x, __m256i v) {
-    _mm256_storeu_si256((__m256i *)x, v);
+NTT_INLINE int avx2_f64_takes_p(uint64_t p) {
+    return p > 2 && p < NTT64_FLOAT_P_MAX;
 }
 
 typedef struct {
@@ -64,10 +51,10 @@ typedef struct {
     __m256d back;       /* 2^52 + p */
     __m256i exp52;      /* the bits of 2^52 */
     __m256i p_i, two_p; /* p, 2p as integers */
-} ntt_f64_mod;
+} avx2_f64_mod;
 
-NTT_INLINE ntt_f64_mod ntt_f64_modulus(uint64_t p) {
-    ntt_f64_mod m;
+NTT_INLINE avx2_f64_mod avx2_f64_modulus(uint64_t p) {
+    avx2_f64_mod m;
     m.p = _mm256_set1_pd((double)p);
     m.pinv = _mm256_set1_pd(1.0 / (double)p);
     m.half_p = _mm256_set1_pd((double)((p - 1) / 2));
@@ -80,36 +67,29 @@ NTT_INLINE ntt_f64_mod ntt_f64_modulus(uint64_t p) {
 }
 
 /* x in [0, 2^52) -> the double 2^52 + x (differences of two such are exact). */
-NTT_INLINE __m256d ntt_f64_biased(__m256i x, const ntt_f64_mod *m) {
+NTT_INLINE __m256d avx2_f64_biased(__m256i x, const avx2_f64_mod *m) {
     return _mm256_castsi256_pd(_mm256_or_si256(x, m->exp52));
 }
 
 /* x in [0, 2^52) -> the double x. */
-NTT_INLINE __m256d ntt_f64_from(__m256i x, const ntt_f64_mod *m) {
-    return _mm256_sub_pd(ntt_f64_biased(x, m), m->exp52_d);
+NTT_INLINE __m256d avx2_f64_from(__m256i x, const avx2_f64_mod *m) {
+    return _mm256_sub_pd(avx2_f64_biased(x, m), m->exp52_d);
 }
 
 /* c in [0, p) balanced into (-p/2, p/2] as a double, as NTTPlan's wf tables. */
-NTT_INLINE double ntt_f64_balanced(uint64_t c, uint64_t p) {
+NTT_INLINE double avx2_f64_balanced(uint64_t c, uint64_t p) {
     return c > (p - 1) / 2 ? -(double)(p - c) : (double)c;
 }
 
 /* An integer double r in [-p, p) -> the uint64 r + p in [0, 2p). */
-NTT_INLINE __m256i ntt_f64_plus_p(__m256d r, const ntt_f64_mod *m) {
+NTT_INLINE __m256i avx2_f64_plus_p(__m256d r, const avx2_f64_mod *m) {
     return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(r, m->back)), m->exp52);
-}
-
-/* x in [0, 2c) -> [0, c) for c <= 2^63 (c = 2p or p): x - c lies in [-c, c), exact as a
- * signed value, and its sign picks. */
-NTT_INLINE __m256i ntt_f64_fold(__m256i x, __m256i c) {
-    __m256d t = _mm256_castsi256_pd(_mm256_sub_epi64(x, c));
-    return _mm256_castpd_si256(_mm256_blendv_pd(t, _mm256_castsi256_pd(x), t));
 }
 
 /* A W - Q p in (-p, p), exactly (see the top of this file): |A| < 2p, |W| <= (p-1)/2,
  * WQ = fl(W / p).  The quotient comes from A WQ, not from H / p, so it does not wait
  * for H. */
-NTT_INLINE __m256d ntt_f64_mulmod(__m256d a, __m256d w, __m256d wq, const ntt_f64_mod *m) {
+NTT_INLINE __m256d avx2_f64_mulmod(__m256d a, __m256d w, __m256d wq, const avx2_f64_mod *m) {
     __m256d h = _mm256_mul_pd(a, w);
     __m256d q = _mm256_round_pd(_mm256_mul_pd(a, wq),
                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -117,10 +97,10 @@ NTT_INLINE __m256d ntt_f64_mulmod(__m256d a, __m256d w, __m256d wq, const ntt_f6
     return _mm256_add_pd(_mm256_fnmadd_pd(q, m->p, h), l);
 }
 
-/* As ntt_f64_mulmod for a B without a precomputed B / p: Q = round(fl(H fl(1/p))),
+/* As avx2_f64_mulmod for a B without a precomputed B / p: Q = round(fl(H fl(1/p))),
  * |Y - X| < 3.0000001 u |X|.  Needs |X| = |A B / p| < p / 2 (so |X - Q| < 1/2 +
  * 1.5000001 u p < 1 for p < 2^52 / 1.5000001), e.g. |A| < p / 2 + 1 and 0 <= B < p. */
-NTT_INLINE __m256d ntt_f64_mulmod_pinv(__m256d a, __m256d b, const ntt_f64_mod *m) {
+NTT_INLINE __m256d avx2_f64_mulmod_pinv(__m256d a, __m256d b, const avx2_f64_mod *m) {
     __m256d h = _mm256_mul_pd(a, b);
     __m256d q = _mm256_round_pd(_mm256_mul_pd(h, m->pinv),
                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
@@ -131,234 +111,30 @@ NTT_INLINE __m256d ntt_f64_mulmod_pinv(__m256d a, __m256d b, const ntt_f64_mod *
 /* One LAZY butterfly on 4 lanes.  DIF (forward): in/out [0, 2p),
  * (u, v) -> (u + v, (u - v) w); DIT: in/out [0, 4p), (u, v) -> (u + v w, u - v w + 2p).
  * one: the twiddle is 1 (stage h = 1): no product, the range restored by a fold. */
-NTT_INLINE void ntt_f64_bfly(int forward, __m256i *u, __m256i *v, __m256d w, __m256d wq,
-                             const ntt_f64_mod *m, int one) {
+NTT_INLINE void avx2_f64_butterfly(int forward, __m256i *u, __m256i *v, __m256d w, __m256d wq,
+                                   const avx2_f64_mod *m, int one) {
     if (forward) {
         __m256i s = _mm256_add_epi64(*u, *v);                       /* [0, 4p) */
         if (one) {
-            *v = ntt_f64_fold(_mm256_add_epi64(_mm256_sub_epi64(*u, *v), m->two_p), m->two_p);
+            *v = vec_fold_u64(_mm256_add_epi64(_mm256_sub_epi64(*u, *v), m->two_p), m->two_p);
         } else {
             /* u - v in (-2p, 2p), exactly, from two biased doubles */
-            __m256d d = _mm256_sub_pd(ntt_f64_biased(*u, m), ntt_f64_biased(*v, m));
-            *v = ntt_f64_plus_p(ntt_f64_mulmod(d, w, wq, m), m);   /* [0, 2p) */
+            __m256d d = _mm256_sub_pd(avx2_f64_biased(*u, m), avx2_f64_biased(*v, m));
+            *v = avx2_f64_plus_p(avx2_f64_mulmod(d, w, wq, m), m);   /* [0, 2p) */
         }
-        *u = ntt_f64_fold(s, m->two_p);
+        *u = vec_fold_u64(s, m->two_p);
     } else {
-        __m256i x = ntt_f64_fold(*u, m->two_p);                     /* [0, 2p) */
-        __m256i y = ntt_f64_fold(*v, m->two_p);                     /* [0, 2p) */
-        __m256i t = one ? y : ntt_f64_plus_p(ntt_f64_mulmod(ntt_f64_from(y, m), w, wq, m), m);
+        __m256i x = vec_fold_u64(*u, m->two_p);                     /* [0, 2p) */
+        __m256i y = vec_fold_u64(*v, m->two_p);                     /* [0, 2p) */
+        __m256i t = one ? y : avx2_f64_plus_p(avx2_f64_mulmod(avx2_f64_from(y, m), w, wq, m), m);
         *u = _mm256_add_epi64(x, t);                                /* [0, 4p) */
         *v = _mm256_add_epi64(_mm256_sub_epi64(x, t), m->two_p);    /* (0, 4p) */
     }
 }
 
-/* ---------------------------------------------------------------- integer kernels
- * The scalar mont_mul64 / barrett_mul64 / shoup_mul64 lane for lane, as the AVX-512
- * IFMA build's R = 2^64 kernels: 128-bit products from four 32 x 32-bit vpmuludq
- * pieces, low 64-bit products from three (AVX2 has no vpmullq), and unsigned 64-bit
- * compares as signed compares of both sides with the top bit flipped (residues of
- * p < 2^63 compare as they are; LAZY folds by a sign, ntt_f64_fold).  Ranges:
- * LAZY DIF [0, 2p), DIT [0, 4p), 4p <= 2^64; MONTGOMERY / BARRETT [0, p). */
-typedef struct {
-    __m256i p, two_p, pinv, d, v, one, top;   /* top: 2^63, flips the sign bit */
-    __m128i shift, rshift;
-    int family;
-    int residues_signed;   /* p < 2^63: residues and p - b compare as signed values */
-} ntt_i64_mod;
-
-NTT_INLINE ntt_i64_mod ntt_i64_modulus(const ntt_simd64_params *prm, int family) {
-    ntt_i64_mod m;
-    m.p = _mm256_set1_epi64x((long long)prm->p);
-    m.two_p = _mm256_set1_epi64x((long long)(2 * prm->p));
-    m.pinv = _mm256_set1_epi64x((long long)prm->pinv);
-    m.d = _mm256_set1_epi64x((long long)prm->barrett_d);
-    m.v = _mm256_set1_epi64x((long long)prm->barrett_v);
-    m.one = _mm256_set1_epi64x(1);
-    m.top = _mm256_set1_epi64x((long long)0x8000000000000000ULL);
-    m.shift = _mm_cvtsi32_si128(prm->barrett_shift);
-    m.rshift = _mm_cvtsi32_si128(64 - prm->barrett_shift);
-    m.family = family;
-    m.residues_signed = prm->p < (UINT64_C(1) << 63);
-    return m;
-}
-
-/* All ones where a < b as unsigned 64-bit values. */
-NTT_INLINE __m256i ntt_i64_less(__m256i a, __m256i b, const ntt_i64_mod *m) {
-    return _mm256_cmpgt_epi64(_mm256_xor_si256(b, m->top), _mm256_xor_si256(a, m->top));
-}
-
-/* As ntt_i64_less for a, b in [0, p]: one signed compare when p < 2^63 (the sign
- * flips cost two more ops; gcc unswitches the flag out of the loops). */
-NTT_INLINE __m256i ntt_i64_less_residue(__m256i a, __m256i b, const ntt_i64_mod *m) {
-    return m->residues_signed ? _mm256_cmpgt_epi64(b, a) : ntt_i64_less(a, b, m);
-}
-
-/* The 128-bit products a*b = hi 2^64 + lo (see ntt_v64_mul_wide): exact for all
- * a, b < 2^64; the middle column mid < 3 2^32 carries mid >> 32 into hi. */
-NTT_INLINE __m256i ntt_i64_mul_wide(__m256i a, __m256i b, __m256i *lo) {
-    const __m256i low32 = _mm256_set1_epi64x(0xffffffffLL);
-    __m256i a1 = _mm256_srli_epi64(a, 32), b1 = _mm256_srli_epi64(b, 32);
-    __m256i ll = _mm256_mul_epu32(a, b), lh = _mm256_mul_epu32(a, b1);
-    __m256i hl = _mm256_mul_epu32(a1, b), hh = _mm256_mul_epu32(a1, b1);
-    __m256i mid = _mm256_add_epi64(_mm256_srli_epi64(ll, 32), _mm256_and_si256(lh, low32));
-    mid = _mm256_add_epi64(mid, _mm256_and_si256(hl, low32));
-    __m256i hi = _mm256_add_epi64(hh, _mm256_srli_epi64(lh, 32));
-    hi = _mm256_add_epi64(hi, _mm256_srli_epi64(hl, 32));
-    *lo = _mm256_or_si256(_mm256_slli_epi64(mid, 32), _mm256_and_si256(ll, low32));
-    return _mm256_add_epi64(hi, _mm256_srli_epi64(mid, 32));
-}
-
-NTT_INLINE __m256i ntt_i64_mulhi(__m256i a, __m256i b) {
-    __m256i lo;
-    return ntt_i64_mul_wide(a, b, &lo);
-}
-
-/* a*b mod 2^64: a0 b0 + (a1 b0 + a0 b1) 2^32. */
-NTT_INLINE __m256i ntt_i64_mullo(__m256i a, __m256i b) {
-    __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), b),
-                                     _mm256_mul_epu32(a, _mm256_srli_epi64(b, 32)));
-    return _mm256_add_epi64(_mm256_mul_epu32(a, b), _mm256_slli_epi64(cross, 32));
-}
-
-/* Shoup, as shoup_mul64: a < 2^64, w < p, wq = floor(w 2^64 / p), p < 2^63 -> [0, 2p). */
-NTT_INLINE __m256i ntt_i64_shoup(__m256i a, __m256i w, __m256i wq, const ntt_i64_mod *m) {
-    __m256i q = ntt_i64_mulhi(a, wq);
-    return _mm256_sub_epi64(ntt_i64_mullo(a, w), ntt_i64_mullo(q, m->p));
-}
-
-/* Montgomery, as mont_mul64: a < 2^64, b < p, p odd, pinv = p^-1 mod 2^64; T = a b;
- * hi(T) - hi(lo(T) pinv p) in (-p, p) -> [0, p). */
-NTT_INLINE __m256i ntt_i64_mont64(__m256i a, __m256i b, const ntt_i64_mod *m) {
-    __m256i lo, h1 = ntt_i64_mul_wide(a, b, &lo);
-    __m256i h2 = ntt_i64_mulhi(ntt_i64_mullo(lo, m->pinv), m->p);
-    __m256i r = _mm256_sub_epi64(h1, h2);
-    return _mm256_add_epi64(r, _mm256_and_si256(ntt_i64_less_residue(h1, h2, m), m->p));
-}
-
-/* Barrett, as barrett_mul64 (Moller & Granlund 2011, Algorithm 4): a < 2^64, b < p ->
- * [0, p) for every p < 2^64.  Shifts by a count register give 0 for a count of 64. */
-NTT_INLINE __m256i ntt_i64_barrett(__m256i a, __m256i b, const ntt_i64_mod *m) {
-    __m256i lo, hi = ntt_i64_mul_wide(a, b, &lo);
-    __m256i n1 = _mm256_or_si256(_mm256_sll_epi64(hi, m->shift), _mm256_srl_epi64(lo, m->rshift));
-    __m256i n0 = _mm256_sll_epi64(lo, m->shift);
-    __m256i q0, q1 = ntt_i64_mul_wide(m->v, n1, &q0);
-    q0 = _mm256_add_epi64(q0, n0);
-    q1 = _mm256_add_epi64(q1, _mm256_add_epi64(n1, m->one));
-    q1 = _mm256_sub_epi64(q1, ntt_i64_less(q0, n0, m));          /* + carry (all ones = -1) */
-    __m256i r = _mm256_sub_epi64(n0, ntt_i64_mullo(q1, m->d));
-    r = _mm256_add_epi64(r, _mm256_and_si256(ntt_i64_less(q0, r, m), m->d));   /* r > q0 */
-    /* r >= d, as in ntt_v64_barrett (r = d cannot occur for prime p, a, b < p). */
-    r = _mm256_sub_epi64(r, _mm256_andnot_si256(ntt_i64_less(r, m->d, m), m->d));
-    return _mm256_srl_epi64(r, m->shift);
-}
-
-/* a, b in [0, p) -> (a + b) mod p as a - (p - b), and (a - b) mod p; any p < 2^64. */
-NTT_INLINE __m256i ntt_i64_add(__m256i a, __m256i b, const ntt_i64_mod *m) {
-    __m256i t = _mm256_sub_epi64(m->p, b);
-    return _mm256_add_epi64(_mm256_sub_epi64(a, t),
-                            _mm256_and_si256(ntt_i64_less_residue(a, t, m), m->p));
-}
-
-NTT_INLINE __m256i ntt_i64_sub(__m256i a, __m256i b, const ntt_i64_mod *m) {
-    return _mm256_add_epi64(_mm256_sub_epi64(a, b),
-                            _mm256_and_si256(ntt_i64_less_residue(a, b, m), m->p));
-}
-
-/* a * w as the butterflies need it (see ntt_v64_times); one: the twiddle is 1. */
-NTT_INLINE __m256i ntt_i64_times(__m256i a, __m256i w, __m256i wq, const ntt_i64_mod *m,
-                                 int one) {
-    switch (one ? -1 : m->family) {
-    case -1: return m->family == NTT_SIMD_LAZY ? ntt_f64_fold(a, m->two_p) : a;
-    case NTT_SIMD_LAZY: return ntt_i64_shoup(a, w, wq, m);
-    case NTT_SIMD64_BARRETT: return ntt_i64_barrett(a, w, m);
-    default: return ntt_i64_mont64(a, w, m);   /* NTT_SIMD64_MONT64 */
-    }
-}
-
-/* One butterfly on 4 lanes, as ntt_v64_bfly. */
-NTT_INLINE void ntt_i64_bfly(int forward, __m256i *u, __m256i *v, __m256i w, __m256i wq,
-                             const ntt_i64_mod *m, int one) {
-    if (m->family == NTT_SIMD_LAZY) {
-        if (forward) {
-            __m256i d = _mm256_add_epi64(_mm256_sub_epi64(*u, *v), m->two_p);
-            *u = ntt_f64_fold(_mm256_add_epi64(*u, *v), m->two_p);
-            *v = ntt_i64_times(d, w, wq, m, one);
-        } else {
-            __m256i x = ntt_f64_fold(*u, m->two_p);
-            __m256i t = ntt_i64_times(*v, w, wq, m, one);
-            *u = _mm256_add_epi64(x, t);
-            *v = _mm256_add_epi64(_mm256_sub_epi64(x, t), m->two_p);
-        }
-    } else if (forward) {
-        __m256i d = ntt_i64_sub(*u, *v, m);
-        *u = ntt_i64_add(*u, *v, m);
-        *v = ntt_i64_times(d, w, wq, m, one);
-    } else {
-        __m256i t = ntt_i64_times(*v, w, wq, m, one);
-        *v = ntt_i64_sub(*u, t, m);
-        *u = ntt_i64_add(*u, t, m);
-    }
-}
-
-NTT_INLINE size_t
-ntt_i64_run_body(int forward, uint64_t *x, uint64_t *y, const uint64_t *w, const uint64_t *wq,
-                 size_t count, const ntt_simd64_params *prm, int family) {
-    ntt_i64_mod m = ntt_i64_modulus(prm, family);
-    int lazy = family == NTT_SIMD_LAZY;
-    size_t j, done = count & ~(size_t)3;
-    for (j = 0; j < done; j += 4) {
-        __m256i u = ntt_w64_load(x + j);
-        __m256i v = ntt_w64_load(y + j);
-        __m256i tw = ntt_w64_load(w + j);
-        ntt_i64_bfly(forward, &u, &v, tw, lazy ? ntt_w64_load(wq + j) : tw,
-                     &m, 0);
-        ntt_w64_store(x + j, u);
-        ntt_w64_store(y + j, v);
-    }
-    return done;
-}
-
-NTT_INLINE size_t
-ntt_i64_run4_body(int forward, uint64_t *a, size_t h, size_t j0, size_t j1, const uint64_t *tw,
-                  const uint64_t *twq, const ntt_simd64_params *prm, int family) {
-    ntt_i64_mod m = ntt_i64_modulus(prm, family);
-    int lazy = family == NTT_SIMD_LAZY;
-    size_t q = h / 2, j, done = (j1 - j0) & ~(size_t)3;
-    if (q % 4)
-        return 0;
-    for (j = j0; j < j0 + done; j += 4) {
-        __m256i x0 = ntt_w64_load(a + j);
-        __m256i x1 = ntt_w64_load(a + j + q);
-        __m256i x2 = ntt_w64_load(a + j + h);
-        __m256i x3 = ntt_w64_load(a + j + h + q);
-        __m256i wa = ntt_w64_load(tw + h + j);
-        __m256i wb = ntt_w64_load(tw + h + q + j);
-        __m256i wc = ntt_w64_load(tw + q + j);
-        __m256i qa = lazy ? ntt_w64_load(twq + h + j) : wa;
-        __m256i qb = lazy ? ntt_w64_load(twq + h + q + j) : wb;
-        __m256i qc = lazy ? ntt_w64_load(twq + q + j) : wc;
-        if (forward) {
-            ntt_i64_bfly(1, &x0, &x2, wa, qa, &m, 0);
-            ntt_i64_bfly(1, &x1, &x3, wb, qb, &m, 0);
-            ntt_i64_bfly(1, &x0, &x1, wc, qc, &m, 0);
-            ntt_i64_bfly(1, &x2, &x3, wc, qc, &m, 0);
-        } else {
-            ntt_i64_bfly(0, &x0, &x1, wc, qc, &m, 0);
-            ntt_i64_bfly(0, &x2, &x3, wc, qc, &m, 0);
-            ntt_i64_bfly(0, &x0, &x2, wa, qa, &m, 0);
-            ntt_i64_bfly(0, &x1, &x3, wb, qb, &m, 0);
-        }
-        ntt_w64_store(a + j, x0);
-        ntt_w64_store(a + j + q, x1);
-        ntt_w64_store(a + j + h, x2);
-        ntt_w64_store(a + j + h + q, x3);
-    }
-    return done;
-}
-
 /* The (x, y) operand split of stage h (4, 2, 1) of 8 values (lo, hi), and back:
  * shared by the integer and the double-precision small stages. */
-NTT_INLINE void ntt_w64_split(int h, __m256i lo, __m256i hi, __m256i *x, __m256i *y) {
+NTT_INLINE void avx2_u64_split(int h, __m256i lo, __m256i hi, __m256i *x, __m256i *y) {
     switch (h) {
     case 4: *x = lo; *y = hi; break;                                   /* (i, i + 4) */
     case 2:                                                           /* (0,2 1,3 | 4,6 5,7) */
@@ -371,7 +147,7 @@ NTT_INLINE void ntt_w64_split(int h, __m256i lo, __m256i hi, __m256i *x, __m256i
     }
 }
 
-NTT_INLINE void ntt_w64_join(int h, __m256i x, __m256i y, __m256i *lo, __m256i *hi) {
+NTT_INLINE void avx2_u64_join(int h, __m256i x, __m256i y, __m256i *lo, __m256i *hi) {
     switch (h) {
     case 4: *lo = x; *hi = y; break;
     case 2:
@@ -386,244 +162,206 @@ NTT_INLINE void ntt_w64_join(int h, __m256i x, __m256i y, __m256i *lo, __m256i *
 
 /* The last three DIF stages (h = 4, 2, 1) or first three DIT stages over a[0:size],
  * 8 values at a time; 1 when done (size a multiple of 8 here). */
-NTT_INLINE int
-ntt_i64_small_body(int forward, uint64_t *a, size_t size, const uint64_t *tw,
-                   const uint64_t *twq, const ntt_simd64_params *prm, int family) {
-    ntt_i64_mod m = ntt_i64_modulus(prm, family);
-    int lazy = family == NTT_SIMD_LAZY;
-    __m256i w4 = ntt_w64_load(tw + 4);
+NTT_INLINE int avx2_u64_small_stages(int forward, uint64_t *a, size_t size, const uint64_t *tw,
+                                     const uint64_t *twq, const ntt64_params *prm, int family) {
+    vec_u64_mod m = vec_u64_modulus(prm, family);
+    int lazy = family == NTT_LAZY;
+    __m256i w4 = vec_load(tw + 4);
     __m256i w2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(tw + 2)));
-    __m256i q4 = lazy ? ntt_w64_load(twq + 4) : w4;
+    __m256i q4 = lazy ? vec_load(twq + 4) : w4;
     __m256i q2 = lazy ? _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(twq + 2)))
                       : w2;
     for (size_t i = 0; i < size; i += 8) {
-        __m256i lo = ntt_w64_load(a + i);
-        __m256i hi = ntt_w64_load(a + i + 4);
+        __m256i lo = vec_load(a + i);
+        __m256i hi = vec_load(a + i + 4);
         for (int s = 0; s < 3; s++) {
             int h = forward ? 4 >> s : 1 << s;
             __m256i x, y;
-            ntt_w64_split(h, lo, hi, &x, &y);
-            ntt_i64_bfly(forward, &x, &y, h == 4 ? w4 : w2, h == 4 ? q4 : q2, &m, h == 1);
-            ntt_w64_join(h, x, y, &lo, &hi);
+            avx2_u64_split(h, lo, hi, &x, &y);
+            vec_u64_butterfly(forward, &x, &y, h == 4 ? w4 : w2, h == 4 ? q4 : q2, &m, h == 1);
+            avx2_u64_join(h, x, y, &lo, &hi);
         }
-        ntt_w64_store(a + i, lo);
-        ntt_w64_store(a + i + 4, hi);
+        vec_store(a + i, lo);
+        vec_store(a + i + 4, hi);
     }
     return 1;
 }
 
-/* One specialised copy of each integer loop per family (MONT52 does not occur here:
- * ntt_simd64_montgomery_bits is 64). */
-#define NTT_I64_DISPATCH(BODY, ...)                                                  \
-    switch (prm->family) {                                                            \
-    case NTT_SIMD_LAZY: return BODY(__VA_ARGS__, NTT_SIMD_LAZY);                      \
-    case NTT_SIMD64_MONT64: return BODY(__VA_ARGS__, NTT_SIMD64_MONT64);              \
-    case NTT_SIMD64_BARRETT: return BODY(__VA_ARGS__, NTT_SIMD64_BARRETT);            \
-    default: return 0;                                                                \
-    }
+/* ---------------------------------------------------------------- double-precision
+ * LAZY sweeps (avx2_f64_takes: the plan built the double tables and p is in range) */
 
-/* ---------------------------------------------------------------- entry points */
-
-/* The LAZY tables present and p in range: the double-precision kernels run. */
-NTT_INLINE int ntt_f64_takes(const ntt_simd64_params *prm, const double *wf) {
-    return prm->family == NTT_SIMD_LAZY && wf != NULL && ntt_simd64_float_twiddles(prm->p);
+NTT_INLINE int avx2_f64_takes(const ntt64_params *prm, const double *wf) {
+    return prm->family == NTT_LAZY && wf != NULL && avx2_f64_takes_p(prm->p);
 }
 
 /* Butterflies j < count of one stage; returns how many were done (multiple of 4). */
-static inline size_t ntt_simd64_run(int forward, uint64_t *x, uint64_t *y, const uint64_t *w,
-                                    const uint64_t *wq, const double *wf, const double *wfq,
-                                    size_t count, const ntt_simd64_params *prm) {
-    if (!ntt_f64_takes(prm, wf))
-        NTT_I64_DISPATCH(ntt_i64_run_body, forward, x, y, w, wq, count, prm)
-    ntt_f64_mod m = ntt_f64_modulus(prm->p);
+NTT_INLINE size_t avx2_f64_run(int forward, uint64_t *x, uint64_t *y, const double *wf,
+                               const double *wfq, size_t count, uint64_t p) {
+    avx2_f64_mod m = avx2_f64_modulus(p);
     size_t j, done = count & ~(size_t)3;
     for (j = 0; j < done; j += 4) {
-        __m256i u = ntt_w64_load(x + j), v = ntt_w64_load(y + j);
-        ntt_f64_bfly(forward, &u, &v, _mm256_loadu_pd(wf + j), _mm256_loadu_pd(wfq + j), &m, 0);
-        ntt_w64_store(x + j, u);
-        ntt_w64_store(y + j, v);
+        __m256i u = vec_load(x + j), v = vec_load(y + j);
+        avx2_f64_butterfly(forward, &u, &v, _mm256_loadu_pd(wf + j), _mm256_loadu_pd(wfq + j), &m,
+                           0);
+        vec_store(x + j, u);
+        vec_store(y + j, v);
     }
     return done;
 }
 
-/* One radix-4 group of 4 lanes at offset j (see ntt_simd32_run4): DIF stages h and
+/* One radix-4 group of 4 lanes at offset j (see ntt32_run4): DIF stages h and
  * h/2, or DIT stages h/2 and h, on a[j], a[j+q], a[j+h], a[j+h+q], q = h/2. */
-NTT_INLINE void ntt_f64_radix4(int forward, uint64_t *a, size_t h, size_t j, const double *wf,
-                               const double *wfq, const ntt_f64_mod *m) {
+NTT_INLINE void avx2_f64_radix4(int forward, uint64_t *a, size_t h, size_t j, const double *wf,
+                                const double *wfq, const avx2_f64_mod *m) {
     size_t q = h / 2;
-    __m256i x0 = ntt_w64_load(a + j), x1 = ntt_w64_load(a + j + q);
-    __m256i x2 = ntt_w64_load(a + j + h), x3 = ntt_w64_load(a + j + h + q);
+    __m256i x0 = vec_load(a + j), x1 = vec_load(a + j + q);
+    __m256i x2 = vec_load(a + j + h), x3 = vec_load(a + j + h + q);
     __m256d wa = _mm256_loadu_pd(wf + h + j), qa = _mm256_loadu_pd(wfq + h + j);
     __m256d wb = _mm256_loadu_pd(wf + h + q + j), qb = _mm256_loadu_pd(wfq + h + q + j);
     __m256d wc = _mm256_loadu_pd(wf + q + j), qc = _mm256_loadu_pd(wfq + q + j);
     if (forward) {
-        ntt_f64_bfly(1, &x0, &x2, wa, qa, m, 0);
-        ntt_f64_bfly(1, &x1, &x3, wb, qb, m, 0);
-        ntt_f64_bfly(1, &x0, &x1, wc, qc, m, 0);
-        ntt_f64_bfly(1, &x2, &x3, wc, qc, m, 0);
+        avx2_f64_butterfly(1, &x0, &x2, wa, qa, m, 0);
+        avx2_f64_butterfly(1, &x1, &x3, wb, qb, m, 0);
+        avx2_f64_butterfly(1, &x0, &x1, wc, qc, m, 0);
+        avx2_f64_butterfly(1, &x2, &x3, wc, qc, m, 0);
     } else {
-        ntt_f64_bfly(0, &x0, &x1, wc, qc, m, 0);
-        ntt_f64_bfly(0, &x2, &x3, wc, qc, m, 0);
-        ntt_f64_bfly(0, &x0, &x2, wa, qa, m, 0);
-        ntt_f64_bfly(0, &x1, &x3, wb, qb, m, 0);
+        avx2_f64_butterfly(0, &x0, &x1, wc, qc, m, 0);
+        avx2_f64_butterfly(0, &x2, &x3, wc, qc, m, 0);
+        avx2_f64_butterfly(0, &x0, &x2, wa, qa, m, 0);
+        avx2_f64_butterfly(0, &x1, &x3, wb, qb, m, 0);
     }
-    ntt_w64_store(a + j, x0);
-    ntt_w64_store(a + j + q, x1);
-    ntt_w64_store(a + j + h, x2);
-    ntt_w64_store(a + j + h + q, x3);
+    vec_store(a + j, x0);
+    vec_store(a + j + q, x1);
+    vec_store(a + j + h, x2);
+    vec_store(a + j + h + q, x3);
 }
 
 /* Radix-4 groups j0 <= j < j1 of [0, h/2); returns how many were done.  Two groups
- * per step when q allows: one group's products are a ~25-cycle chain, and Zen 3's
- * FP scheduler holds about one group, so a second independent group fills the
- * wait (measured 2^12-2^16 in L2: 0.65 -> 0.56 ns per butterfly). */
-static inline size_t ntt_simd64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
-                                     const uint64_t *tw, const uint64_t *twq, const double *twf,
-                                     const double *twfq, const ntt_simd64_params *prm) {
+ * per step when q allows: one group's products are a ~25-cycle chain, and a second
+ * independent group fills the wait. */
+NTT_INLINE size_t avx2_f64_run4(int forward, uint64_t *a, size_t h, size_t j0, size_t j1,
+                                const double *twf, const double *twfq, uint64_t p) {
     size_t q = h / 2, j = j0, done = (j1 - j0) & ~(size_t)3;
-    if (!ntt_f64_takes(prm, twf))
-        NTT_I64_DISPATCH(ntt_i64_run4_body, forward, a, h, j0, j1, tw, twq, prm)
     if (q % 4)
         return 0;
-    ntt_f64_mod m = ntt_f64_modulus(prm->p);
+    avx2_f64_mod m = avx2_f64_modulus(p);
     if (q % 8 == 0)
         for (; j + 8 <= j0 + done; j += 8) {
-            ntt_f64_radix4(forward, a, h, j, twf, twfq, &m);
-            ntt_f64_radix4(forward, a, h, j + 4, twf, twfq, &m);
+            avx2_f64_radix4(forward, a, h, j, twf, twfq, &m);
+            avx2_f64_radix4(forward, a, h, j + 4, twf, twfq, &m);
         }
     for (; j < j0 + done; j += 4)
-        ntt_f64_radix4(forward, a, h, j, twf, twfq, &m);
+        avx2_f64_radix4(forward, a, h, j, twf, twfq, &m);
     return done;
 }
 
 /* One stage of half-length h (4, 2 or 1; a literal at every call) on the 8 values
  * (lo, hi): the butterflies' operands gathered into x, y, then put back. */
-NTT_INLINE void ntt_f64_small_stage(int forward, int h, __m256i *lo, __m256i *hi, __m256d w,
-                                    __m256d wq, const ntt_f64_mod *m) {
+NTT_INLINE void avx2_f64_small_stage(int forward, int h, __m256i *lo, __m256i *hi, __m256d w,
+                                     __m256d wq, const avx2_f64_mod *m) {
     __m256i x, y;
-    ntt_w64_split(h, *lo, *hi, &x, &y);
-    ntt_f64_bfly(forward, &x, &y, w, wq, m, h == 1);
-    ntt_w64_join(h, x, y, lo, hi);
+    avx2_u64_split(h, *lo, *hi, &x, &y);
+    avx2_f64_butterfly(forward, &x, &y, w, wq, m, h == 1);
+    avx2_u64_join(h, x, y, lo, hi);
 }
 
 /* The last three DIF stages (h = 4, 2, 1) or first three DIT stages over a[0:size],
- * two 8-value blocks per step in double precision (independent chains, as in run4),
- * one in the integer kernels; 1 when done, 0 if size is not a multiple of 16 (8). */
-static inline int ntt_simd64_small_stages(int forward, uint64_t *a, size_t size,
-                                          const uint64_t *tw, const uint64_t *twq,
-                                          const double *twf, const double *twfq,
-                                          const ntt_simd64_params *prm) {
-    if (size < 8 || (size & 7))
+ * two 8-value blocks per step (independent chains, as in run4); 1 when done, 0 if size
+ * is not a multiple of 16. */
+NTT_INLINE int avx2_f64_small_stages(int forward, uint64_t *a, size_t size, const double *twf,
+                                     const double *twfq, uint64_t p) {
+    if (size < 16 || (size & 15))
         return 0;
-    if (!ntt_f64_takes(prm, twf))
-        NTT_I64_DISPATCH(ntt_i64_small_body, forward, a, size, tw, twq, prm)
-    if (size & 15)
-        return 0;
-    ntt_f64_mod m = ntt_f64_modulus(prm->p);
+    avx2_f64_mod m = avx2_f64_modulus(p);
     __m256d w4 = _mm256_loadu_pd(twf + 4), q4 = _mm256_loadu_pd(twfq + 4);
     __m256d w2 = _mm256_broadcast_pd((const __m128d *)(twf + 2));
     __m256d q2 = _mm256_broadcast_pd((const __m128d *)(twfq + 2));
     for (size_t i = 0; i < size; i += 16) {
-        __m256i lo0 = ntt_w64_load(a + i), hi0 = ntt_w64_load(a + i + 4);
-        __m256i lo1 = ntt_w64_load(a + i + 8), hi1 = ntt_w64_load(a + i + 12);
+        __m256i lo0 = vec_load(a + i), hi0 = vec_load(a + i + 4);
+        __m256i lo1 = vec_load(a + i + 8), hi1 = vec_load(a + i + 12);
         for (int s = 0; s < 3; s++) {   /* h = 4, 2, 1 (DIF) or 1, 2, 4 (DIT) */
             int h = forward ? 4 >> s : 1 << s;
             __m256d w = h == 4 ? w4 : h == 2 ? w2 : _mm256_setzero_pd();   /* h = 1: none */
             __m256d wq = h == 4 ? q4 : h == 2 ? q2 : _mm256_setzero_pd();
-            ntt_f64_small_stage(forward, h, &lo0, &hi0, w, wq, &m);
-            ntt_f64_small_stage(forward, h, &lo1, &hi1, w, wq, &m);
+            avx2_f64_small_stage(forward, h, &lo0, &hi0, w, wq, &m);
+            avx2_f64_small_stage(forward, h, &lo1, &hi1, w, wq, &m);
         }
-        ntt_w64_store(a + i, lo0);
-        ntt_w64_store(a + i + 4, hi0);
-        ntt_w64_store(a + i + 8, lo1);
-        ntt_w64_store(a + i + 12, hi1);
+        vec_store(a + i, lo0);
+        vec_store(a + i + 4, hi0);
+        vec_store(a + i + 8, lo1);
+        vec_store(a + i + 12, hi1);
     }
     return 1;
 }
 
 /* x in [0, 4p) times (w, wq) -> [0, 2p), or [0, p) with fold: x folded below 2p keeps
  * |X| < p (see the top of this file). */
-NTT_INLINE __m256i ntt_f64_times(__m256i x, __m256d w, __m256d wq, const ntt_f64_mod *m,
-                                 int fold) {
-    __m256d a = ntt_f64_from(ntt_f64_fold(x, m->two_p), m);
-    __m256i r = ntt_f64_plus_p(ntt_f64_mulmod(a, w, wq, m), m);
-    return fold ? ntt_f64_fold(r, m->p_i) : r;
+NTT_INLINE __m256i avx2_f64_times(__m256i x, __m256d w, __m256d wq, const avx2_f64_mod *m,
+                                  int fold) {
+    __m256d a = avx2_f64_from(vec_fold_u64(x, m->two_p), m);
+    __m256i r = avx2_f64_plus_p(avx2_f64_mulmod(a, w, wq, m), m);
+    return fold ? vec_fold_u64(r, m->p_i) : r;
 }
 
 /* dst[i] = src[i] w[i] mod p (LAZY, the negacyclic twists): src in [0, 4p), out
  * [0, 2p), or [0, p) with fold; wf, wfq the double pair of w (NULL: not taken here).
  * src may equal dst.  Returns the count done (a multiple of 4). */
-static inline size_t ntt_simd64_times(const uint64_t *src, uint64_t *dst, const double *wf,
-                                      const double *wfq, size_t count, int fold,
-                                      const ntt_simd64_params *prm) {
-    if (!ntt_f64_takes(prm, wf))
+NTT_INLINE size_t avx2_f64_twist(const uint64_t *src, uint64_t *dst, const double *wf,
+                                 const double *wfq, size_t count, int fold,
+                                 const ntt64_params *prm) {
+    if (!avx2_f64_takes(prm, wf))
         return 0;
-    ntt_f64_mod m = ntt_f64_modulus(prm->p);
+    avx2_f64_mod m = avx2_f64_modulus(prm->p);
     size_t i, done = count & ~(size_t)3;
     for (i = 0; i < done; i += 4)
-        ntt_w64_store(dst + i, ntt_f64_times(ntt_w64_load(src + i), _mm256_loadu_pd(wf + i),
+        vec_store(dst + i, avx2_f64_times(vec_load(src + i), _mm256_loadu_pd(wf + i),
                                              _mm256_loadu_pd(wfq + i), &m, fold));
     return done;
 }
 
 /* a[i] = a[i] c mod p in [0, p) for a in [0, 4p), c < p (LAZY: the cyclic inverse's
  * n^-1).  Returns the count done (a multiple of 4), 0 if the build does not take p. */
-static inline size_t ntt_simd64_scale(uint64_t *a, size_t count, uint64_t c,
-                                      const ntt_simd64_params *prm) {
+NTT_INLINE size_t avx2_f64_scale(uint64_t *a, size_t count, uint64_t c,
+                                 const ntt64_params *prm) {
     uint64_t p = prm->p;
-    if (prm->family != NTT_SIMD_LAZY || !ntt_simd64_float_twiddles(p))
+    if (prm->family != NTT_LAZY || !avx2_f64_takes_p(p))
         return 0;
-    ntt_f64_mod m = ntt_f64_modulus(p);
+    avx2_f64_mod m = avx2_f64_modulus(p);
     /* c's pair as the tables hold it: balanced, and its correctly rounded quotient by p */
-    double cb = ntt_f64_balanced(c, p);
+    double cb = avx2_f64_balanced(c, p);
     __m256d w = _mm256_set1_pd(cb), wq = _mm256_set1_pd(cb / (double)p);
     size_t i, done = count & ~(size_t)3;
     for (i = 0; i < done; i += 4)
-        ntt_w64_store(a + i, ntt_f64_times(ntt_w64_load(a + i), w, wq, &m, 1));
+        vec_store(a + i, avx2_f64_times(vec_load(a + i), w, wq, &m, 1));
     return done;
 }
 
 /* c * 2^-64 mod p for p odd, pinv = p^-1 mod 2^64, c < 2^64: m = c pinv makes
  * m p = c mod 2^64, so (c - m p) / 2^64 = -hi(m p). */
-NTT_INLINE uint64_t ntt_f64_redc(uint64_t c, uint64_t p, uint64_t pinv) {
+NTT_INLINE uint64_t avx2_f64_redc(uint64_t c, uint64_t p, uint64_t pinv) {
     uint64_t hi = (uint64_t)(((unsigned __int128)(c * pinv) * p) >> 64);
     return hi ? p - hi : 0;
 }
 
 /* out[i] = a[i] b[i] f mod p in [0, p) for a, b in [0, p), where the caller's
  * constant is c = f 2^128 mod p (pointwise_constant, Montgomery R = 2^64; f is
- * recovered by two Montgomery reductions).  Odd p < NTT_SIMD64_FLOAT_P_MAX, any
- * family (the result is a value, not a family form); larger odd p in the integer
- * Montgomery kernel.  a is balanced into (-p/2, p/2] so both products meet
- * ntt_f64_mulmod_pinv's |X| < p/2, f likewise.
- * Returns the count done (multiple of 4). */
-static inline size_t ntt_simd64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
-                                          size_t count, uint64_t c,
-                                          const ntt_simd64_params *prm) {
+ * recovered by two Montgomery reductions), for odd p < NTT64_FLOAT_P_MAX (larger odd p
+ * take the integer vec_u64_pointwise).  a is balanced into (-p/2, p/2] so both products
+ * meet avx2_f64_mulmod_pinv's |X| < p/2, f likewise.  Returns the count done (a
+ * multiple of 4). */
+NTT_INLINE size_t avx2_f64_pointwise(const uint64_t *a, const uint64_t *b, uint64_t *out,
+                                     size_t count, uint64_t c, const ntt64_params *prm) {
     uint64_t p = prm->p;
-    if (!(p & 1) || prm->family != NTT_SIMD64_MONT64)
-        return 0;
-    if (!ntt_simd64_float_twiddles(p)) {   /* integer: mont(mont(a, b), c) */
-        ntt_i64_mod im = ntt_i64_modulus(prm, NTT_SIMD64_MONT64);
-        __m256i vc = _mm256_set1_epi64x((long long)c);
-        size_t i, done = count & ~(size_t)3;
-        for (i = 0; i < done; i += 4) {
-            __m256i x = ntt_i64_mont64(ntt_w64_load(a + i),
-                                       ntt_w64_load(b + i), &im);
-            ntt_w64_store(out + i, ntt_i64_mont64(x, vc, &im));
-        }
-        return done;
-    }
-    uint64_t f = ntt_f64_redc(ntt_f64_redc(c, p, prm->pinv), p, prm->pinv);
-    ntt_f64_mod m = ntt_f64_modulus(p);
-    __m256d vf = _mm256_set1_pd(ntt_f64_balanced(f, p));
+    uint64_t f = avx2_f64_redc(avx2_f64_redc(c, p, prm->pinv), p, prm->pinv);
+    avx2_f64_mod m = avx2_f64_modulus(p);
+    __m256d vf = _mm256_set1_pd(avx2_f64_balanced(f, p));
     size_t i, done = count & ~(size_t)3;
     for (i = 0; i < done; i += 4) {
-        __m256d x = ntt_f64_from(ntt_w64_load(a + i), &m);
-        __m256d y = ntt_f64_from(ntt_w64_load(b + i), &m);
+        __m256d x = avx2_f64_from(vec_load(a + i), &m);
+        __m256d y = avx2_f64_from(vec_load(b + i), &m);
         x = _mm256_sub_pd(x, _mm256_and_pd(_mm256_cmp_pd(x, m.half_p, _CMP_GT_OQ), m.p));
-        __m256d r = ntt_f64_mulmod_pinv(ntt_f64_mulmod_pinv(x, y, &m), vf, &m);
-        ntt_w64_store(out + i, ntt_f64_fold(ntt_f64_plus_p(r, &m), m.p_i));
+        __m256d r = avx2_f64_mulmod_pinv(avx2_f64_mulmod_pinv(x, y, &m), vf, &m);
+        vec_store(out + i, vec_fold_u64(avx2_f64_plus_p(r, &m), m.p_i));
     }
     return done;
 }
