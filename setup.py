@@ -12,6 +12,9 @@ Environment switches (set for `pip install`, `python -m build` or `setup.py buil
   NTT_CY_BUILD_EMULATED=1  also compile build_avx512_emulated (the AVX-512 kernel bodies on
                            a model of their intrinsics, for the tests on CPUs without
                            AVX-512); release wheels leave it out
+  NTT_CY_SANITIZE=1        AddressSanitizer and UndefinedBehaviorSanitizer at -O1 with
+                           symbols (tools/sanitize.sh builds and tests such a copy; Python
+                           then needs the ASan runtime preloaded)
 """
 import glob
 import json
@@ -112,10 +115,21 @@ def openmp_flags(compiler: str):
     return ["-fopenmp"], ["-fopenmp"]
 
 
-def release_flags(debug: bool):
+# NTT_CY_SANITIZE=1: every out-of-bounds access and every undefined operation (a
+# misaligned load, a division by zero, a shift past the width, a signed overflow) stops
+# the process with a report; -O1 keeps the build a few minutes and the stack traces exact.
+SANITIZERS = "-fsanitize=address,undefined"
+SANITIZE_COMPILE_ARGS = ["-O1", "-g", SANITIZERS, "-fno-sanitize-recover=undefined",
+                         "-fno-omit-frame-pointer"]
+
+
+def release_flags(debug: bool, sanitize: bool = False):
     """(compile_args, link_args) before OpenMP and ISA flags. -g0 follows (and so
     overrides) the -g of Python's own CFLAGS; GNU ld's -s strips the symbol table, the
-    dynamic symbols a module exports stay."""
+    dynamic symbols a module exports stay.  sanitize: NTT_CY_SANITIZE's flags (over
+    debug's)."""
+    if sanitize:
+        return list(SANITIZE_COMPILE_ARGS), [SANITIZERS]
     if debug:
         return ["-O0", "-g"], []
     return ["-O3", "-g0"], (["-s"] if sys.platform.startswith("linux") else [])
@@ -194,7 +208,7 @@ class BuildExt(build_ext):
                      "MSVC does not have")
         compiler = self.compiler.compiler_so[0]
         debug = switch("NTT_CY_DEBUG")
-        compile_args, link_args = release_flags(debug)
+        compile_args, link_args = release_flags(debug, switch("NTT_CY_SANITIZE"))
         if switch("NTT_CY_MARCH_NATIVE"):
             compile_args.append("-march=native")
         omp = openmp_flags(compiler)
@@ -211,6 +225,7 @@ class BuildExt(build_ext):
             "compile_args": compile_args,
             "openmp": omp is not None,
             "debug": debug,
+            "sanitize": switch("NTT_CY_SANITIZE"),
             "cython": __import__("Cython").__version__,
             "numpy_build": __import__("numpy").__version__,
             "isa_flags": {name: flags for name, flags in ISA_FLAGS.items()

@@ -16,6 +16,7 @@ passes (~10 us a call, most of a small product's time).
 """
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -24,12 +25,15 @@ import numpy as np
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels import schoolbook as _schoolbook
 from ntt_cy._kernels.crt import residues as _residues
-from ntt_cy._routing import SCHOOL_PARALLEL_MIN, fits_padded_half
+from ntt_cy._routing import (SCHOOL_NS, SCHOOL_PARALLEL_MIN, fits_padded_half, lane_cost,
+                             lane_costs, transform_cost)
 from ntt_cy._support.aligned import aligned_empty
+from ntt_cy._support.pieces import piece_rows, piece_starts
 from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import effective_threads, resolve_workers
 from ntt_cy.plan import get_plan, modulus_constants
 
+<<<<<<< HEAD
 if TYPE_CHECKING:
     import numpy.typing as npt
 
@@ -37,9 +41,15 @@ if TYPE_CHECKING:
     from ntt_cy._routing import Route
 
 __all__ = ["run_route", "peak_bytes", "prime_product", "crt_product", "crt_residues", "object_products",
+=======
+__all__ = ["run_route", "row_ns", "peak_bytes", "prime_product", "crt_product", "crt_residues", "object_products",
+>>>>>>> h-hard
            "schoolbook", "wrap", "plan_for", "barrett_constants"]
 
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
+# Batches of fewer values (R (na + nb)) are one piece without estimating their time: well
+# within two pieces (_support/pieces.py) on every kernel build.
+PIECES_FROM = 1 << 16
 
 
 @overload
@@ -54,7 +64,55 @@ def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
     (_routing.product_route(R, na, nb, m, kind)), as an (R, L) array: L = na + nb - 1
     for linear products, n for cyclic and negacyclic ones; uint32, uint64 or object.
     threads: a count, or None for get_workers().  checked=False (route.unchecked only): A2,
-    B2 may hold values >= m, and the result is None when one does."""
+    B2 may hold values >= m, and the result is None when one does.  A long batch runs
+    in pieces of rows (ntt_cy/_support/pieces.py: Ctrl-C is answered between them)."""
+    R = A2.shape[0]
+    step = _piece_rows(route, R, A2, B2, m, threads)
+    if step == R:
+        return _run_rows(route, A2, B2, m, threads, checked)
+    out = None
+    for start, stop in piece_starts(R, step):
+        piece = A2[start:stop]
+        part = _run_rows(route, piece, piece if B2 is A2 else B2[start:stop], m, threads,
+                         checked)
+        if part is None:
+            return None
+        if out is None:
+            out = np.empty((R,) + part.shape[1:], dtype=part.dtype)
+        out[start:stop] = part
+    return out
+
+
+def _piece_rows(route, R, A2, B2, m, threads) -> int:
+    """Rows per piece of R products along `route` (piece_rows; all of them below
+    PIECES_FROM values, without estimating)."""
+    na, nb = A2.shape[1], B2.shape[1]
+    if R < 2 or R * (na + nb) < PIECES_FROM:
+        return R
+    row_bytes = math.gcd(na * A2.dtype.itemsize, nb * B2.dtype.itemsize)
+    return piece_rows(R, row_ns(route, na, nb, m), resolve_workers(threads), row_bytes)
+
+
+def row_ns(route, na, nb, m) -> float:
+    """The cost model's estimate (ns) of one more row of products along `route`; 0 for
+    the routes that need no pieces (the zero product, the Python-int schoolbook, which
+    runs row by row in Python)."""
+    if route.path == "schoolbook":
+        per_product, per_out = SCHOOL_NS[_schoolbook.accumulation_name(m, min(na, nb))]
+        return na * nb * per_product + (na + nb - 1) * per_out
+    if route.path in ("zero", "python_schoolbook"):
+        return 0.0
+    if route.basis is None:
+        k, weighted, crt = 1, lane_cost(m), None
+    else:
+        k, crt = route.basis.k, route.basis.dtype
+        weighted = k * lane_costs()[crt]
+    return (transform_cost(2, route.length, weighted, k, crt)
+            - transform_cost(1, route.length, weighted, k, crt))
+
+
+def _run_rows(route, A2, B2, m, threads, checked):
+    """run_route in one piece."""
     path, N = route.path, route.length
     R, na = A2.shape
     if route.kind == "linear":

@@ -14,7 +14,8 @@ import numpy.typing as npt
 
 from ntt_cy._kernels import active as _kernels
 from ntt_cy._support import checks as _checks
-from ntt_cy._support.threads import effective_threads
+from ntt_cy._support.pieces import ELEMENTS_PER_PIECE, PIECE_NS, piece_rows, piece_starts
+from ntt_cy._support.threads import check_workers, effective_threads
 from ntt_cy._typing import Integer, IntegerArray
 
 __all__ = ["mul_mod"]
@@ -92,6 +93,8 @@ def mul_mod(a: npt.ArrayLike, b: npt.ArrayLike, p: Integer, *, out: IntegerArray
         result = np.empty(shape, dtype=lanes)
     else:
         result = _checks.check_residue_out(out, shape, m, None)
+    if result.size == 0 or m == 1:
+        check_workers(workers)   # (checked as on every other call)
     if result.size == 0:
         return result
     if m == 1:
@@ -100,14 +103,21 @@ def mul_mod(a: npt.ArrayLike, b: npt.ArrayLike, p: Integer, *, out: IntegerArray
     rows = _as_rows(x, shape)
     cols = _as_rows(y, shape)
     # the kernel writes out[i] after reading a[i] and b[i]: out may be either operand
-    # itself, not an overlapping view of one
+    # itself, not an overlapping view of one; a misaligned out gets the products through
+    # an aligned temporary
     exact_alias = all(not np.shares_memory(result, v) or _same_buffer(result, v)
                       for v in (rows, cols))
-    target = (result if result.flags.c_contiguous and exact_alias and result.dtype == lanes
-              else np.empty(shape, dtype=lanes))
+    target = (result if result.flags.c_contiguous and result.flags.aligned and exact_alias
+              and result.dtype == lanes else np.empty(shape, dtype=lanes))
     constants = _modulus_constants(m, lanes)
     threads = effective_threads(workers, result.size)
-    _kernels.pointwise_mul(rows, cols, target.reshape(rows.shape), constants, 1, threads)
+    step = piece_rows(rows.size, PIECE_NS / ELEMENTS_PER_PIECE, threads, lanes.itemsize)
+    if step == rows.size:
+        _kernels.pointwise_mul(rows, cols, target.reshape(rows.shape), constants, 1, threads)
+    else:   # (a long call: Ctrl-C is answered between pieces, _support/pieces.py)
+        flat = (rows.reshape(1, -1), cols.reshape(1, -1), target.reshape(1, -1))
+        for start, stop in piece_starts(rows.size, step):
+            _kernels.pointwise_mul(*(x[:, start:stop] for x in flat), constants, 1, threads)
     if target is not result:
         result[...] = target
     return result

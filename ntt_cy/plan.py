@@ -13,6 +13,7 @@ from ntt_cy._kernels import active as _ntt
 from ntt_cy._support.aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWIDDLES,
                              TABLE_TAIL_BYTES, aligned_copy, aligned_empty)
 from ntt_cy._support.memory import check_memory, settings as memory_settings
+from ntt_cy._support.pieces import piece_rows, piece_starts
 from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, effective_threads
 from ntt_cy._typing import Integer, IntegerArray, Kind, Reduction
@@ -24,6 +25,9 @@ _Plan = TypeVar("_Plan")
 
 # The longest transform: the bit-reversal table holds uint32 indices.
 MAX_LENGTH = 1 << 32
+# Transforms of fewer values are one kernel call without estimating their time: well
+# within two pieces (_support/pieces.py) on every kernel build.
+PIECES_FROM = 1 << 18
 
 
 def modulus_constants(p: int, dt: np.dtype[Any], mont_bits: int | None = None) -> dict[str, int]:
@@ -424,9 +428,10 @@ class NTTPlan:
                      and (out is None or not np.may_share_memory(out, arr)))
         last = axis == arr.ndim - 1
         # Write straight into `out` when its layout allows (also the in-place case
-        # out is a, where rows and dst are the same memory); never into the input.
+        # out is a, where rows and dst are the same memory); never into the input.  A
+        # misaligned `out` gets the result through an aligned temporary.
         direct = (out is not None and last and out.flags.c_contiguous
-                  and out.dtype.itemsize == self.dtype.itemsize)
+                  and out.flags.aligned and out.dtype.itemsize == self.dtype.itemsize)
         convert = arr.dtype.kind in "iu" and (lanes is None or lanes.dtype != self.dtype)
         if arr.size * 32 >= memory_settings.check_from or family not in self._tables:
             # (32 bytes a value bound the copies below: a small call skips the estimate)
@@ -446,7 +451,15 @@ class NTTPlan:
         rows = np.ascontiguousarray(moved).reshape(-1, self.n)
         dst = (out.view(self.dtype).reshape(-1, self.n) if direct and out is not None
                else aligned_empty(rows.shape, rows.dtype))
-        largest = kernel(rows, dst, self.tables(family), threads, not bit_reversed)
+        tables = self.tables(family)
+        step = self._piece_rows(rows.shape[0], threads)
+        if step == rows.shape[0]:
+            largest = kernel(rows, dst, tables, threads, not bit_reversed)
+        else:   # (a long batch: Ctrl-C is answered between pieces, _support/pieces.py)
+            largest = 0
+            for start, stop in piece_starts(rows.shape[0], step):
+                largest = max(largest, kernel(rows[start:stop], dst[start:stop], tables,
+                                              threads, not bit_reversed))
         if unchecked and largest >= self.p:
             _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise")  # raises
             raise ValueError(f"a has values outside [0, p) for p = {self.p}")
@@ -458,6 +471,18 @@ class NTTPlan:
         if not direct:
             out[...] = result   # (values in [0, p), which out's dtype holds)
         return out
+
+    def _piece_rows(self, rows: int, threads: int) -> int:
+        """Rows per kernel call of a transform of `rows` rows (piece_rows; all of them
+        below PIECES_FROM elements, without estimating)."""
+        if rows < 2 or rows * self.n < PIECES_FROM:
+            return rows
+        from ntt_cy._routing import transform_costs   # (imports this module)
+
+        ns, u64_ratio = transform_costs()
+        row_ns = ns * self.n * max(self.n.bit_length() - 1, 1) \
+            * (u64_ratio if self.dtype.itemsize == 8 else 1.0)
+        return piece_rows(rows, row_ns, threads, self.n * self.dtype.itemsize)
 
     def _check_memory(self, arr: npt.NDArray[Any], family: str, convert: bool, last: bool,
                       direct: bool, widen: bool) -> None:

@@ -203,6 +203,16 @@ def test_empty_batches_of_products_and_mul_mod():
     assert ntt_cy.mul_mod([], [], 7).shape == (0,)
 
 
+def test_mul_mod_checks_workers_without_work_to_share():
+    # an empty result and the modulus 1 (every product 0) skip the kernel, not the check
+    for a, b, p in ((np.zeros(0, np.uint64), np.zeros(0, np.uint64), 7), ([1, 2], [3, 4], 1)):
+        with pytest.raises(ValueError, match="workers"):
+            ntt_cy.mul_mod(a, b, p, workers=0)
+        with pytest.raises(TypeError, match="workers"):
+            ntt_cy.mul_mod(a, b, p, workers=1.5)
+        assert ntt_cy.mul_mod(a, b, p, workers=1).tolist() == [0] * len(a)
+
+
 # ---------------------------------------------------------------- plans
 
 def test_plans_compare_and_hash_by_their_parameters():

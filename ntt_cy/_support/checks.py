@@ -193,8 +193,10 @@ def single_row_operand(a, limit: int):
 
 def as_integer_array(a, name: str = "a", allow_empty: bool = False) -> np.ndarray:
     """`a` as an ndarray of at least one dimension holding integers: an int/uint dtype,
-    or objects that are all ints (never a copy of an ndarray input).  Empty arrays
-    raise ValueError unless allow_empty (the caller then checks the axes it needs)."""
+    or objects that are all ints.  Never a copy of an ndarray input, except one not
+    aligned to its element size (a view at an odd byte offset), which is copied: every
+    route's arrays reach the kernels aligned.  Empty arrays raise ValueError unless
+    allow_empty (the caller then checks the axes it needs)."""
     known_ints = False   # (object arrays made here of ints: not looked at again)
     if isinstance(a, np.ndarray):
         if isinstance(a, np.ma.MaskedArray) and np.ma.getmaskarray(a).any():
@@ -236,6 +238,10 @@ def as_integer_array(a, name: str = "a", allow_empty: bool = False) -> np.ndarra
         raise ValueError(f"{name} must have at least one dimension")
     if kind == "O" and not known_ints and not _integer_objects(arr.flat):
         raise TypeError(f"{name} must hold integers, got non-integer objects")
+    if not arr.flags.aligned:
+        # (a view at an odd byte offset: the kernels read uint32_t / uint64_t pointers,
+        # which C requires aligned to their size; a copy of the same layout is)
+        arr = arr.copy(order="K")
     return arr
 
 

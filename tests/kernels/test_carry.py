@@ -66,3 +66,15 @@ def test_bad_parameters_are_value_errors():
     for w in (0, 8):
         with pytest.raises(ValueError, match="internal"):
             _carry.digits_to_bytes(digits, primes, w, np.zeros(256, dtype=np.uint8))
+
+
+@pytest.mark.parametrize("w", [0, -1, -8, _carry.MAX_LIMB_BYTES + 1, 64])
+def test_limb_widths_are_refused_before_the_carry_arithmetic(w):
+    # the output size divides by the limb's bits: a zero width must be refused before
+    # that division (with cdivision it is undefined behaviour, which tools/sanitize.sh's
+    # UBSan build reports), and so must widths whose shifts pass 64 bits
+    digits = np.ones((2, 5), dtype=np.uint64)
+    primes = np.array(PRIMES[:2], dtype=np.uint64)
+    for out in (np.zeros(1024, dtype=np.uint8), np.zeros(0, dtype=np.uint8)):
+        with pytest.raises(ValueError, match="bad carry parameters"):
+            _carry.digits_to_bytes(digits, primes, w, out)

@@ -75,15 +75,17 @@ def digits_to_bytes(const digit_t[:, ::1] digits, const uint64_t[::1] primes, in
 
     1 <= w <= MAX_LIMB_BYTES; product of the K primes < 2^127.
     """
-    cdef Py_ssize_t K = digits.shape[0], L = digits.shape[1], k, j
-    cdef int w = limb_bytes, b = 8 * limb_bytes
-    cdef Py_ssize_t total = L + 128 // b + 1
+    cdef Py_ssize_t K = digits.shape[0], L = digits.shape[1], k, j, total
+    cdef int w = limb_bytes, b
     cdef uint64_t lo, hi, clo, chi, t, v, limb, mask
     cdef const digit_t* rows[MAX_DIGITS]
     cdef uint64_t p[MAX_DIGITS]
     _check_little_endian()
     if w < 1 or w > MAX_LIMB_BYTES or not 1 <= K <= MAX_DIGITS or primes.shape[0] < K:
         raise ValueError("internal: bad carry parameters")
+    # (only now: with cdivision, 128 // b of a zero b would be undefined, not an error)
+    b = 8 * w                     # 8 <= b <= 56
+    total = L + 128 // b + 1
     if out.shape[0] < total * w + 8:
         raise ValueError("internal: carry output too short")
     for j in range(K):
