@@ -33,17 +33,13 @@ from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import effective_threads, resolve_workers
 from ntt_cy.plan import get_plan, modulus_constants
 
-<<<<<<< HEAD
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     from ntt_cy._crt import CRTBasis
     from ntt_cy._routing import Route
 
-__all__ = ["run_route", "peak_bytes", "prime_product", "crt_product", "crt_residues", "object_products",
-=======
 __all__ = ["run_route", "row_ns", "peak_bytes", "prime_product", "crt_product", "crt_residues", "object_products",
->>>>>>> h-hard
            "schoolbook", "wrap", "plan_for", "barrett_constants"]
 
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
@@ -70,7 +66,7 @@ def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
     step = _piece_rows(route, R, A2, B2, m, threads)
     if step == R:
         return _run_rows(route, A2, B2, m, threads, checked)
-    out = None
+    out: npt.NDArray[Any] | None = None
     for start, stop in piece_starts(R, step):
         piece = A2[start:stop]
         part = _run_rows(route, piece, piece if B2 is A2 else B2[start:stop], m, threads,
@@ -83,7 +79,8 @@ def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
     return out
 
 
-def _piece_rows(route, R, A2, B2, m, threads) -> int:
+def _piece_rows(route: Route, R: int, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
+                threads: int | None) -> int:
     """Rows per piece of R products along `route` (piece_rows; all of them below
     PIECES_FROM values, without estimating)."""
     na, nb = A2.shape[1], B2.shape[1]
@@ -93,7 +90,7 @@ def _piece_rows(route, R, A2, B2, m, threads) -> int:
     return piece_rows(R, row_ns(route, na, nb, m), resolve_workers(threads), row_bytes)
 
 
-def row_ns(route, na, nb, m) -> float:
+def row_ns(route: Route, na: int, nb: int, m: int) -> float:
     """The cost model's estimate (ns) of one more row of products along `route`; 0 for
     the routes that need no pieces (the zero product, the Python-int schoolbook, which
     runs row by row in Python)."""
@@ -111,7 +108,8 @@ def row_ns(route, na, nb, m) -> float:
             - transform_cost(1, route.length, weighted, k, crt))
 
 
-def _run_rows(route, A2, B2, m, threads, checked):
+def _run_rows(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
+              threads: int | None, checked: bool) -> npt.NDArray[Any] | None:
     """run_route in one piece."""
     path, N = route.path, route.length
     R, na = A2.shape

@@ -10,6 +10,7 @@ kernel call whatever its length: pieces split batches only.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 __all__ = ["PIECE_NS", "ELEMENTS_PER_PIECE", "piece_rows", "piece_starts"]
 
@@ -33,6 +34,6 @@ def piece_rows(rows: int, row_ns: float, threads: int, row_bytes: int = 64) -> i
     return min(rows, max(step, granule))
 
 
-def piece_starts(rows: int, step: int):
+def piece_starts(rows: int, step: int) -> Iterator[tuple[int, int]]:
     """(start, stop) of each piece of `step` rows."""
     return ((start, min(start + step, rows)) for start in range(0, rows, step))
