@@ -30,7 +30,7 @@ import time
 import numpy as np
 
 P_BATCH = 998244353            # a 30-bit NTT prime (2^23 | p - 1)
-P_LARGE = 998244353
+P_LARGE = 469762049            # a 29-bit NTT prime (2^26 | p - 1): ntt_large up to 2^26
 
 
 def _parse_shape(text: str) -> tuple:
