@@ -359,9 +359,7 @@ class NTTPlan:
 
         Raises
         ------
-        ValueError
-            As :meth:`forward`.
-        TypeError
+        ValueError, TypeError
             As :meth:`forward`.
 
         See Also

@@ -219,9 +219,7 @@ def intt(a: Any, p: Integer, *, axis: Integer = -1, out: Any = None, kind: Kind 
 
     Raises
     ------
-    ValueError
-        As :func:`ntt`.
-    TypeError
+    ValueError, TypeError
         As :func:`ntt`.
     CudaUnavailableError
         No GPU, after the arguments have been checked.

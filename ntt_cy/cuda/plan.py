@@ -54,9 +54,7 @@ class NTTPlan:
 
     Raises
     ------
-    ValueError
-        As :class:`ntt_cy.NTTPlan`.
-    TypeError
+    ValueError, TypeError
         As :class:`ntt_cy.NTTPlan`.
     CudaUnavailableError
         PyCUDA or a device is missing (the arguments are checked first, so bad
@@ -178,9 +176,7 @@ class NTTPlan:
 
         Raises
         ------
-        ValueError
-            As :meth:`forward`.
-        TypeError
+        ValueError, TypeError
             As :meth:`forward`.
         CudaUnavailableError
             No GPU.

@@ -242,9 +242,7 @@ def intt_large(x: da.Array | npt.ArrayLike, p: Integer, *, n1: Integer | None = 
 
     Raises
     ------
-    ValueError
-        As :func:`ntt_large`.
-    TypeError
+    ValueError, TypeError
         As :func:`ntt_large`.
 
     See Also

@@ -170,9 +170,7 @@ def intt(x: da.Array | npt.ArrayLike, p: Integer, *, axis: Integer = -1, kind: K
 
     Raises
     ------
-    ValueError
-        As :func:`ntt`.
-    TypeError
+    ValueError, TypeError
         As :func:`ntt`.
 
     See Also
