@@ -1,9 +1,17 @@
 # Modular arithmetic on 32-bit lanes: every function is exact for the stated
 # ranges and every prime p < 2**32 unless a tighter bound is named.
+# Constant time: no branch and no memory index depends on a value.  Each conditional
+# correction adds or subtracts `bound & mask32(condition)`, a mask of all ones or all
+# zeros, instead of choosing between two results (which gcc may compile to a jump).
 from libc.stdint cimport uint32_t, uint64_t
 
 cdef extern from "u128.h" nogil:
     uint64_t ntt_mulhi64(uint64_t a, uint64_t b)
+
+
+cdef inline uint32_t mask32(bint condition) noexcept nogil:
+    # 0xFFFFFFFF where condition holds, else 0 (condition is 0 or 1).
+    return <uint32_t>0 - <uint32_t>condition
 
 
 cdef inline uint32_t add_mod32(uint32_t a, uint32_t b, uint32_t p) noexcept nogil:
@@ -11,13 +19,13 @@ cdef inline uint32_t add_mod32(uint32_t a, uint32_t b, uint32_t p) noexcept nogi
     # wraps exactly when a + b < p, and adding p back undoes the wrap.
     cdef uint32_t t = p - b
     cdef uint32_t r = a - t
-    return r + p if a < t else r
+    return r + (p & mask32(a < t))
 
 
 cdef inline uint32_t sub_mod32(uint32_t a, uint32_t b, uint32_t p) noexcept nogil:
     # a, b in [0, p) -> (a - b) mod p in [0, p).
     cdef uint32_t r = a - b
-    return r + p if a < b else r
+    return r + (p & mask32(a < b))
 
 
 cdef inline uint32_t mont_mul32(uint32_t a, uint32_t b, uint32_t p, uint32_t pinv) noexcept nogil:
@@ -28,7 +36,7 @@ cdef inline uint32_t mont_mul32(uint32_t a, uint32_t b, uint32_t p, uint32_t pin
     cdef uint32_t m = <uint32_t>t * pinv
     cdef uint32_t h1 = <uint32_t>(t >> 32)
     cdef uint32_t h2 = <uint32_t>((<uint64_t>m * p) >> 32)
-    return h1 - h2 + p if h1 < h2 else h1 - h2
+    return h1 - h2 + (p & mask32(h1 < h2))
 
 
 cdef inline uint32_t barrett_mul32(uint32_t a, uint32_t b, uint32_t p, uint64_t mu) noexcept nogil:
@@ -37,7 +45,7 @@ cdef inline uint32_t barrett_mul32(uint32_t a, uint32_t b, uint32_t p, uint64_t 
     # and one conditional subtraction gives [0, p).  Exact for every p < 2^32.
     cdef uint64_t t = <uint64_t>a * b
     cdef uint64_t r = t - ntt_mulhi64(t, mu) * p
-    return <uint32_t>(r - p if r >= p else r)
+    return <uint32_t>r - (p & mask32(r >= p))   # (r < 2p < 2^33: compared in 64 bits)
 
 
 cdef inline uint32_t shoup_mul32(uint32_t a, uint32_t w, uint32_t wq, uint32_t p) noexcept nogil:
