@@ -1,8 +1,11 @@
 # Modular arithmetic on 32-bit lanes: every function is exact for the stated
 # ranges and every prime p < 2**32 unless a tighter bound is named.
-# Constant time: no branch and no memory index depends on a value.  Each conditional
-# correction adds or subtracts `bound & mask32(condition)`, a mask of all ones or all
-# zeros, instead of choosing between two results (which gcc may compile to a jump).
+# Constant time: no branch and no memory index depends on a value, as
+# tests/kernels/test_constant_time.py checks in the compiled kernels.  mont_mul32 adds
+# `p & mask32(condition)`, a mask of all ones or all zeros (gcc compiles a choice
+# between its two computed results to a jump); a fold of [0, 2p) to [0, p) takes
+# min(x, x - p); add_mod32 / sub_mod32 choose between r + p and r.  gcc compiles the
+# last two to conditional moves or vector minima and blends.
 from libc.stdint cimport uint32_t, uint64_t
 
 cdef extern from "u128.h" nogil:
@@ -19,13 +22,13 @@ cdef inline uint32_t add_mod32(uint32_t a, uint32_t b, uint32_t p) noexcept nogi
     # wraps exactly when a + b < p, and adding p back undoes the wrap.
     cdef uint32_t t = p - b
     cdef uint32_t r = a - t
-    return r + (p & mask32(a < t))
+    return r + p if a < t else r
 
 
 cdef inline uint32_t sub_mod32(uint32_t a, uint32_t b, uint32_t p) noexcept nogil:
     # a, b in [0, p) -> (a - b) mod p in [0, p).
     cdef uint32_t r = a - b
-    return r + (p & mask32(a < b))
+    return r + p if a < b else r
 
 
 cdef inline uint32_t mont_mul32(uint32_t a, uint32_t b, uint32_t p, uint32_t pinv) noexcept nogil:
@@ -45,7 +48,7 @@ cdef inline uint32_t barrett_mul32(uint32_t a, uint32_t b, uint32_t p, uint64_t 
     # and one conditional subtraction gives [0, p).  Exact for every p < 2^32.
     cdef uint64_t t = <uint64_t>a * b
     cdef uint64_t r = t - ntt_mulhi64(t, mu) * p
-    return <uint32_t>r - (p & mask32(r >= p))   # (r < 2p < 2^33: compared in 64 bits)
+    return <uint32_t>(r if r < r - p else r - p)   # (min(r, r - p), as arith64's min64)
 
 
 cdef inline uint32_t shoup_mul32(uint32_t a, uint32_t w, uint32_t wq, uint32_t p) noexcept nogil:

@@ -1,8 +1,9 @@
 # Modular arithmetic on 64-bit lanes: every function is exact for the stated
 # ranges and every prime p < 2**64 unless a tighter bound is named.
-# Constant time: no branch and no memory index depends on a value (the conditional
-# corrections are mask arithmetic, as in arith32.pxd), except mod_any_wide64's
-# reduction of a high word >= p (a branch; the schoolbook and CRT routes use it).
+# Constant time: no branch and no memory index depends on a value (masked corrections,
+# min(x, x - p) folds and selects of r + p or r, as in arith32.pxd), except
+# mod_any_wide64's reduction of a high word >= p (a branch; the schoolbook and CRT
+# routes use it).
 from libc.stdint cimport uint64_t
 
 cdef extern from "u128.h" nogil:
@@ -15,6 +16,12 @@ cdef inline uint64_t mask64(bint condition) noexcept nogil:
     return <uint64_t>0 - <uint64_t>condition
 
 
+cdef inline uint64_t min64(uint64_t a, uint64_t b) noexcept nogil:
+    # min(a, b): a conditional move or a vector minimum, never a jump.  min64(x, x - p)
+    # folds x in [0, 2p) to [0, p): below p, x - p wraps above x.
+    return a if a < b else b
+
+
 cdef inline uint64_t max64(uint64_t a, uint64_t b) noexcept nogil:
     # max(a, b) without a branch (the kernels' running maximum of the input values).
     return b ^ ((a ^ b) & mask64(a > b))
@@ -24,13 +31,13 @@ cdef inline uint64_t add_mod64(uint64_t a, uint64_t b, uint64_t p) noexcept nogi
     # a, b in [0, p) -> (a + b) mod p in [0, p), without a 65-bit intermediate.
     cdef uint64_t t = p - b
     cdef uint64_t r = a - t
-    return r + (p & mask64(a < t))
+    return r + p if a < t else r
 
 
 cdef inline uint64_t sub_mod64(uint64_t a, uint64_t b, uint64_t p) noexcept nogil:
     # a, b in [0, p) -> (a - b) mod p in [0, p).
     cdef uint64_t r = a - b
-    return r + (p & mask64(a < b))
+    return r + p if a < b else r
 
 
 cdef inline uint64_t mont_mul64(uint64_t a, uint64_t b, uint64_t p, uint64_t pinv) noexcept nogil:
@@ -58,9 +65,10 @@ cdef inline uint64_t mod_wide64(uint64_t hi, uint64_t lo, uint64_t d, uint64_t v
     # (hi 2^64 + lo) mod p for hi < p, constants as barrett_mul64: hi < p makes the
     # normalised numerator (n1, n0) = (hi, lo) << shift have n1 < d, as Moller &
     # Granlund's division step requires.  Result in [0, p).
-    # r = n0 - q1 d is the remainder, or it minus d (then r > q0), or it plus d (then
-    # r >= d after the first correction): two masked corrections.  (The branch on
-    # shift is on the modulus, which is public.)
+    # r = n0 - q1 d (mod 2^64) is the remainder, or the remainder - d when the
+    # quotient estimate is one too large (then r > q0: add d back), or the remainder
+    # + d when it is one too small (then r in [d, 2d): the final min64 fold).  (The
+    # branch on shift is on the modulus, which is public.)
     cdef uint64_t n1 = hi
     cdef uint64_t n0 = lo
     cdef uint64_t q1, q0, r
@@ -72,8 +80,7 @@ cdef inline uint64_t mod_wide64(uint64_t hi, uint64_t lo, uint64_t d, uint64_t v
     q1 += n1 + 1 + (q0 < n0)
     r = n0 - q1 * d
     r += d & mask64(r > q0)
-    r -= d & mask64(r >= d)
-    return r >> shift
+    return min64(r, r - d) >> shift
 
 
 cdef inline uint64_t mod_any_wide64(uint64_t hi, uint64_t lo, uint64_t p, uint64_t d,
@@ -87,7 +94,7 @@ cdef inline uint64_t mod_any_wide64(uint64_t hi, uint64_t lo, uint64_t p, uint64
 
 cdef inline uint64_t fold_once(uint64_t x, uint64_t p) noexcept nogil:
     # [0, 2p) -> [0, p), for every p < 2^63.
-    return x - (p & mask64(x >= p))
+    return min64(x, x - p)
 
 
 cdef inline uint64_t shoup_mul32_wide(uint64_t a, uint64_t w, uint64_t wq,
@@ -119,4 +126,4 @@ cdef inline uint64_t mont_mul52(uint64_t a, uint64_t b, uint64_t p, uint64_t pin
     lo2 = lo + mlo
     hi = hi + mhi + (lo2 < lo)
     cdef uint64_t t = (hi << 12) | (lo2 >> 52)
-    return t - (p & mask64(t >= p))
+    return min64(t, t - p)
