@@ -333,7 +333,8 @@ class NTTPlan:
         >>> plan([1, 2, 3, 4]).tolist()   # calling a plan is forward
         [10, 6, 15, 7]
         """
-        trusted = _checks.check_flag(assume_reduced, "assume_reduced")
+        trusted = assume_reduced is not False and _checks.check_flag(assume_reduced,
+                                                                     "assume_reduced")
         return self._transform(a, axis, out, workers, reduction, bit_reversed, True,
                                assume_reduced=trusted)
 
@@ -386,7 +387,8 @@ class NTTPlan:
         >>> plan.inverse(plan.forward([1, 2, 3, 4], bit_reversed=True), bit_reversed=True).tolist()
         [1, 2, 3, 4]
         """
-        trusted = _checks.check_flag(assume_reduced, "assume_reduced")
+        trusted = assume_reduced is not False and _checks.check_flag(assume_reduced,
+                                                                     "assume_reduced")
         return self._transform(a, axis, out, workers, reduction, bit_reversed, False,
                                assume_reduced=trusted)
 
@@ -453,7 +455,9 @@ class NTTPlan:
             # (32 bytes a value bound the copies below: a small call skips the estimate)
             self._check_memory(arr, family, convert or arr.dtype.kind == "O", last, direct,
                                out is None and result_dt is not self.dtype)
-        if (unchecked or trusted) and lanes is not None and lanes.dtype == self.dtype:
+        if unchecked and lanes is not None:
+            src = lanes
+        elif trusted and lanes is not None and lanes.dtype == self.dtype:
             src = lanes
         elif trusted:
             src = scratch("lanes", arr.shape, self.dtype)
@@ -472,13 +476,14 @@ class NTTPlan:
                else aligned_empty(rows.shape, rows.dtype))
         tables = self.tables(family)
         step = self._piece_rows(rows.shape[0], threads)
-        if step == rows.shape[0]:
-            largest = kernel(rows, dst, tables, threads, not bit_reversed, checked=not trusted)
-        else:   # (a long batch: Ctrl-C is answered between pieces, _support/pieces.py)
+        if step == rows.shape[0] and not trusted:
+            largest = kernel(rows, dst, tables, threads, not bit_reversed)
+        else:   # (a long batch: Ctrl-C is answered between pieces, _support/pieces.py;
+            # assume_reduced: the kernels are told not to report the largest value)
             largest = 0
             for start, stop in piece_starts(rows.shape[0], step):
                 largest = max(largest, kernel(rows[start:stop], dst[start:stop], tables,
-                                              threads, not bit_reversed, checked=not trusted))
+                                              threads, not bit_reversed, True, not trusted))
         if unchecked and largest >= self.p:
             _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise")  # raises
             raise ValueError(f"a has values outside [0, p) for p = {self.p}")

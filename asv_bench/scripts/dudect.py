@@ -3,19 +3,21 @@
     python asv_bench/scripts/dudect.py [--samples 40000] [--isa avx512 ...]
 
 For each call the guide names constant-time ("Security and constant time" in
-docs/guide.md: ntt / intt / NTTPlan.forward / NTTPlan.inverse / polymul with
-assume_reduced=True, q = 8380417 n = 256 and q = 12289 n = 512), every kernel build this
+docs/guide.md: ntt / intt / NTTPlan.forward / polymul with assume_reduced=True,
+q = 8380417 n = 256 and q = 12289 n = 512), every kernel build this
 CPU runs times the call on two classes of input, interleaved at random: one fixed input
 (all zeros, the input most likely to take a shortcut) and fresh random inputs in
 [0, q).  The inputs are drawn before they are timed and each is copied into the same
-buffer the same way, so that the two classes differ in their values alone.  Welch's t statistic compares the two classes' timings, over all samples and
-over the samples below several percentiles (dudect's cropping, which removes the
-interrupts and cache misses that swamp a small difference); the largest |t| is
-reported.  |t| below 4.5: no difference found in this many samples; above 10: the
+buffer the same way, so that the two classes differ in their values alone.  Welch's t
+statistic compares the two classes' timings, over all samples and over the samples
+below several percentiles (dudect's cropping, which removes the interrupts and cache
+misses that swamp a small difference); the largest |t| is reported.  |t| below 4.5: no difference found in this many samples; above 10: the
 timing depends on the input (Reparaz, Balasch and Verbauwhede, "Dude, is my code
-constant time?", DATE 2017).  This complements tests/kernels/test_constant_time.py,
-which checks the portable and AVX2 builds exactly under valgrind but cannot run
-AVX-512 code.
+constant time?", DATE 2017).  Whole calls are timed, a few microseconds each with
+their Python layers, so only a difference that is a sizeable part of that noise shows
+(a few mispredicted branches per call may not).  This complements
+tests/kernels/test_constant_time.py, which checks the portable and AVX2 builds
+exactly under valgrind but cannot run AVX-512 code.
 """
 import argparse
 import json

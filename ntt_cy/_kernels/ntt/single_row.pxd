@@ -6,7 +6,7 @@ cimport numpy as cnp
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy
 
-from ntt_cy._kernels.ntt.arith64 cimport mask64, max64
+from ntt_cy._kernels.ntt.arith64 cimport mask64
 
 cdef extern from "<stdlib.h>" nogil:
     void* aligned_alloc(size_t alignment, size_t size)   # C11
@@ -118,5 +118,5 @@ cdef inline void load_lanes(const void* src, int src_width, Py_ssize_t count, vo
             (<uint32_t*>dst)[i * step] = <uint32_t>x
         else:
             (<uint64_t*>dst)[i * step] = x
-        high = max64(high, x)
+        high = x if x > high else high   # (a vector maximum or a conditional move)
     top[0] = high
