@@ -128,7 +128,7 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
 
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid
         return _deliver(cuda.polymul(a, b, modulus, kind=kind), out, modulus)
-    trusted = check_flag(assume_reduced, "assume_reduced")
+    trusted = assume_reduced is not False and check_flag(assume_reduced, "assume_reduced")
     if type(modulus) is int and type(kind) is str:
         row_a = single_row_operand(a, PARALLEL_MIN_ELEMENTS)
         row_b = row_a if b is a else single_row_operand(b, PARALLEL_MIN_ELEMENTS)

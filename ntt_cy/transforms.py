@@ -195,7 +195,7 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
     >>> ntt_cy.intt(a, 998244353).tolist()
     [[0, 1, 2, 3], [4, 5, 6, 7]]
     """
-    trusted = _checks.check_flag(assume_reduced, "assume_reduced")
+    trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
     if n is None and out is None and dtype is None and root is None and backend == "cpu":
         result = _single_row(a, p, axis, kind, reduction, workers, True, trusted)
         if result is not None:
@@ -270,7 +270,7 @@ def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Intege
     >>> ntt_cy.intt(ntt_cy.ntt([5, 0, 1, 9], 17, kind="negacyclic"), 17, kind="negacyclic")
     array([5, 0, 1, 9], dtype=uint32)
     """
-    trusted = _checks.check_flag(assume_reduced, "assume_reduced")
+    trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
     if n is None and out is None and dtype is None and root is None and backend == "cpu":
         result = _single_row(a, p, axis, kind, reduction, workers, False, trusted)
         if result is not None:
