@@ -43,9 +43,12 @@ WRAP_CODES = {"linear": 0, "cyclic": 1, "negacyclic": 2}
 
 
 def single_row_product(a: npt.NDArray[Any], b: npt.NDArray[Any], m: int, kind: str,
-                       workers: Integer | None) -> npt.NDArray[Any] | None:
+                       workers: Integer | None, checked: bool = True
+                       ) -> npt.NDArray[Any] | None:
     """polymul(a, b, m, kind=kind, workers=workers) for 1-D ndarrays, an int m and a
-    str kind, or None (the general route then computes it, and raises its errors)."""
+    str kind, or None (the general route then computes it, and raises its errors).
+    checked=False (polymul's assume_reduced): values taken to be in [0, m), never
+    compared with m."""
     key = (a.shape[0], b.shape[0], m, kind)
     product = prepared_products.get(key, False)
     if product is False:
@@ -59,7 +62,7 @@ def single_row_product(a: npt.NDArray[Any], b: npt.NDArray[Any], m: int, kind: s
     if product is None:
         return None
     check_workers(workers)
-    return product.product(a, b)
+    return product.product(a, b, checked)
 
 
 def prepare(na, nb, m, kind="linear"):

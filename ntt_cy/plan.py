@@ -282,7 +282,7 @@ class NTTPlan:
     # ------------------------------------------------------------------ transforms
     def forward(self, a: npt.ArrayLike, *, axis: Integer = -1, out: IntegerArray | None = None,
                 workers: Integer | None = None, reduction: Reduction | None = None,
-                bit_reversed: bool = False) -> IntegerArray:
+                bit_reversed: bool = False, assume_reduced: bool = False) -> IntegerArray:
         """Forward NTT along `axis`, whose length must be n.
 
         Parameters
@@ -300,6 +300,11 @@ class NTTPlan:
         bit_reversed : bool, default False
             True: the result in bit-reversed order (skips the permutation; for work
             that only multiplies transforms pointwise).
+        assume_reduced : bool, default False
+            True: the caller guarantees that every value of `a` is in [0, p) and
+            nothing compares them with p, so that no branch and no memory index
+            depends on them on 32/64-bit integer input (see "Security and constant
+            time" in the guide); a value outside gives a meaningless result.
 
         Returns
         -------
@@ -313,7 +318,7 @@ class NTTPlan:
             A length along `axis` other than n, values outside [0, p), or an argument
             :func:`ntt_cy.ntt` refuses.
         TypeError
-            As :func:`ntt_cy.ntt`; a non-bool `bit_reversed`.
+            As :func:`ntt_cy.ntt`; a non-bool `bit_reversed` or `assume_reduced`.
 
         See Also
         --------
@@ -328,11 +333,14 @@ class NTTPlan:
         >>> plan([1, 2, 3, 4]).tolist()   # calling a plan is forward
         [10, 6, 15, 7]
         """
-        return self._transform(a, axis, out, workers, reduction, bit_reversed, True)
+        trusted = assume_reduced is not False and _checks.check_flag(assume_reduced,
+                                                                     "assume_reduced")
+        return self._transform(a, axis, out, workers, reduction, bit_reversed, True,
+                               assume_reduced=trusted)
 
     def inverse(self, a: npt.ArrayLike, *, axis: Integer = -1, out: IntegerArray | None = None,
                 workers: Integer | None = None, reduction: Reduction | None = None,
-                bit_reversed: bool = False) -> IntegerArray:
+                bit_reversed: bool = False, assume_reduced: bool = False) -> IntegerArray:
         """Normalised inverse NTT along `axis`: ``inverse(forward(x)) == x``.
 
         Parameters
@@ -350,6 +358,8 @@ class NTTPlan:
             None takes the plan's family.
         bit_reversed : bool, default False
             Whether `a` is in bit-reversed order.
+        assume_reduced : bool, default False
+            As in :meth:`forward`.
 
         Returns
         -------
@@ -375,7 +385,10 @@ class NTTPlan:
         >>> plan.inverse(plan.forward([1, 2, 3, 4], bit_reversed=True), bit_reversed=True).tolist()
         [1, 2, 3, 4]
         """
-        return self._transform(a, axis, out, workers, reduction, bit_reversed, False)
+        trusted = assume_reduced is not False and _checks.check_flag(assume_reduced,
+                                                                     "assume_reduced")
+        return self._transform(a, axis, out, workers, reduction, bit_reversed, False,
+                               assume_reduced=trusted)
 
     __call__ = forward
 
@@ -388,11 +401,13 @@ class NTTPlan:
 
     def _transform(self, a: npt.ArrayLike, axis: Integer, out: IntegerArray | None,
                    workers: Integer | None, reduction: Reduction | None, bit_reversed: bool,
-                   is_forward: bool, dtype: np.dtype[Any] | None = None) -> IntegerArray:
+                   is_forward: bool, dtype: np.dtype[Any] | None = None,
+                   assume_reduced: bool = False) -> IntegerArray:
         """The transform of `a`; dtype: the result's dtype when no `out` is given (None:
-        result_dtype's choice)."""
+        result_dtype's choice); assume_reduced: a checked flag, as forward takes it."""
         if out is None and bit_reversed is False and dtype is None:
-            result = single_row_transform(self, a, axis, reduction, workers, is_forward)
+            result = single_row_transform(self, a, axis, reduction, workers, is_forward,
+                                          not assume_reduced)
             if result is not None:
                 return result
         elif bit_reversed is not False and bit_reversed is not True \
@@ -422,7 +437,10 @@ class NTTPlan:
         # value raises, and an in-place kernel reads values it has already written.  A
         # separate `out` may have been written when the error is raised.
         lanes = _checks.unsigned_view(arr, self.p)
-        unchecked = (lanes is not None and lanes.dtype == self.dtype
+        # assume_reduced on integer input: the values are converted unchecked (a cast
+        # that never compares them) and the kernels' largest value is not looked at
+        trusted = assume_reduced and arr.dtype.kind in "iu"
+        unchecked = (lanes is not None and lanes.dtype == self.dtype and not trusted
                      and (out is None or not np.may_share_memory(out, arr)))
         last = axis == arr.ndim - 1
         # Write straight into `out` when its layout allows (also the in-place case
@@ -437,6 +455,11 @@ class NTTPlan:
                                out is None and result_dt is not self.dtype)
         if unchecked and lanes is not None:
             src = lanes
+        elif trusted and lanes is not None and lanes.dtype == self.dtype:
+            src = lanes
+        elif trusted:
+            src = scratch("lanes", arr.shape, self.dtype)
+            np.copyto(src, arr, casting="unsafe")
         else:
             # A dtype conversion goes to a per-thread scratch buffer: a fresh temporary
             # costs page faults (~0.15 ms for n = 2^17 int64 -> uint32, as much as half
@@ -451,13 +474,14 @@ class NTTPlan:
                else aligned_empty(rows.shape, rows.dtype))
         tables = self.tables(family)
         step = self._piece_rows(rows.shape[0], threads)
-        if step == rows.shape[0]:
+        if step == rows.shape[0] and not trusted:
             largest = kernel(rows, dst, tables, threads, not bit_reversed)
-        else:   # (a long batch: Ctrl-C is answered between pieces, _support/pieces.py)
+        else:   # (a long batch: Ctrl-C is answered between pieces, _support/pieces.py;
+            # assume_reduced: the kernels are told not to report the largest value)
             largest = 0
             for start, stop in piece_starts(rows.shape[0], step):
                 largest = max(largest, kernel(rows[start:stop], dst[start:stop], tables,
-                                              threads, not bit_reversed))
+                                              threads, not bit_reversed, True, not trusted))
         if unchecked and largest >= self.p:
             _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise")  # raises
             raise ValueError(f"a has values outside [0, p) for p = {self.p}")
@@ -498,12 +522,13 @@ class NTTPlan:
 
 def single_row_transform(plan: NTTPlan, a: object, axis: Integer,
                          reduction: Reduction | None, workers: Integer | None,
-                         is_forward: bool) -> IntegerArray | None:
+                         is_forward: bool, checked: bool = True) -> IntegerArray | None:
     """plan's transform of a 1-D ndarray, list or tuple `a` of n < PARALLEL_MIN_ELEMENTS
     values (one thread whatever `workers` says) in one compiled call, natural order
     into a fresh array (_ntt.transform_row: the layers of _transform cost ~10 us,
     20-40 times the butterflies of n = 256); None for the general route, which also
-    raises every error in its own order."""
+    raises every error in its own order.  checked=False: the caller guarantees values
+    in [0, p), which are then never compared with p (_ntt.transform_row)."""
     if type(a) is list or type(a) is tuple:   # (read as ntt() reads them)
         a = _checks.single_row_operand(a, PARALLEL_MIN_ELEMENTS)
     if type(a) is not np.ndarray or a.ndim != 1 or a.dtype.kind not in "iu" \
@@ -515,7 +540,7 @@ def single_row_transform(plan: NTTPlan, a: object, axis: Integer,
         tables = plan.tables(plan._family(reduction))
     except ValueError:
         return None
-    result: IntegerArray | None = _ntt.transform_row(a, tables, is_forward)
+    result: IntegerArray | None = _ntt.transform_row(a, tables, is_forward, checked)
     if result is None:
         return None
     if workers is not None:

@@ -18,9 +18,9 @@ from ntt_cy._kernels.crt import wide as _wide
 from ntt_cy._products import peak_bytes, run_route
 from ntt_cy._routing import product_route
 from ntt_cy._single_row import single_row_product
-from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, check_out_array,
-                                    check_poly_kind, check_residue_out, integers_to_lanes, single_row_operand,
-                                    unsigned_view)
+from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, check_flag,
+                                    check_out_array, check_poly_kind, check_residue_out,
+                                    integers_to_lanes, single_row_operand, unsigned_view)
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, requested_workers
 from ntt_cy._typing import Backend, Integer, PolyKind
@@ -36,7 +36,7 @@ PEAK_BYTES_PER_VALUE = 4096
 
 def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyKind = "linear",
             out: npt.NDArray[Any] | None = None, workers: Integer | None = None,
-            backend: Backend = "cpu") -> npt.NDArray[Any]:
+            backend: Backend = "cpu", assume_reduced: bool = False) -> npt.NDArray[Any]:
     """Product of polynomials a and b with coefficients modulo `modulus`.
 
     Parameters
@@ -64,6 +64,13 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
     backend : {"cpu", "cuda"}
         "cuda" runs on the GPU through ntt_cy.cuda (moduli < 2**64; numpy or device
         arrays in, numpy or device arrays out).
+    assume_reduced : bool, default False
+        True: the caller guarantees coefficients in [0, modulus).  A one-row product
+        (1-D uint32/uint64 operands below 8192 coefficients, modulus below 2**64)
+        then never compares them with the modulus, so that on the transform routes no
+        branch and no memory index depends on them (see "Security and constant
+        time" in the guide); a value outside gives a meaningless result.  Other
+        calls check and reduce their operands as usual.
 
     Returns
     -------
@@ -79,8 +86,8 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
         an `out` of the wrong shape, a `workers` count out of range, or a modulus
         beyond what the CRT route reaches (the message names the bound).
     TypeError
-        Non-integer coefficients (floats, bools arrays), a non-integer modulus, or an
-        `out` whose dtype cannot hold [0, m).
+        Non-integer coefficients (floats, bools arrays), a non-integer modulus, an
+        `out` whose dtype cannot hold [0, m), or a non-bool `assume_reduced`.
     MemoryError
         The product would need more memory than is available (or than
         :func:`ntt_cy.set_memory_limit` allows).
@@ -121,11 +128,12 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
 
         check_workers(workers)   # as on the CPU; the GPU sizes its own grid
         return _deliver(cuda.polymul(a, b, modulus, kind=kind), out, modulus)
+    trusted = assume_reduced is not False and check_flag(assume_reduced, "assume_reduced")
     if type(modulus) is int and type(kind) is str:
         row_a = single_row_operand(a, PARALLEL_MIN_ELEMENTS)
         row_b = row_a if b is a else single_row_operand(b, PARALLEL_MIN_ELEMENTS)
         if row_a is not None and row_b is not None:
-            result = single_row_product(row_a, row_b, modulus, kind, workers)
+            result = single_row_product(row_a, row_b, modulus, kind, workers, not trusted)
             if result is not None:
                 return result if out is None else _deliver(result, out, modulus)
             a, b = row_a, row_b   # (lists: read once; b is a still where it was)

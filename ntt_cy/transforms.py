@@ -53,9 +53,11 @@ def _plan_for(a: npt.ArrayLike, p: Integer, n: Integer | None, axis: Integer, ki
 
 
 def _single_row(a: npt.ArrayLike, p: Integer, axis: Integer, kind: Kind, reduction: Reduction,
-                workers: Integer | None, is_forward: bool) -> IntegerArray | None:
+                workers: Integer | None, is_forward: bool, trusted: bool
+                ) -> IntegerArray | None:
     """ntt / intt of a small 1-D ndarray, list or tuple with the default plan
-    (plan.single_row_transform), or None for the general route."""
+    (plan.single_row_transform; trusted: assume_reduced), or None for the general
+    route."""
     if type(p) is not int or type(kind) is not str:
         return None
     a = _checks.single_row_operand(a, PARALLEL_MIN_ELEMENTS)
@@ -65,20 +67,21 @@ def _single_row(a: npt.ArrayLike, p: Integer, axis: Integer, kind: Kind, reducti
         plan = cached_plan(a.shape[0], p, None, kind, None)
     except (ValueError, TypeError):
         return None   # the general route raises it, after its checks of `a`
-    return single_row_transform(plan, a, axis, reduction, workers, is_forward)
+    return single_row_transform(plan, a, axis, reduction, workers, is_forward, not trusted)
 
 
 def _transform(a: npt.ArrayLike, p: Integer, n: Integer | None, axis: Integer,
                out: IntegerArray | None, workers: Integer | None, kind: Kind,
                reduction: Reduction, dtype: npt.DTypeLike | None, root: Integer | None,
-               backend: Backend, inverse: bool) -> IntegerArray:
-    """ntt / intt past the one-row route (which the two functions try first)."""
+               backend: Backend, inverse: bool, trusted: bool) -> IntegerArray:
+    """ntt / intt past the one-row route (which the two functions try first); trusted:
+    assume_reduced (the GPU checks its input whatever it says)."""
     if check_backend(backend) == "cuda":
         return _cuda_transform(a, p, n, axis, out, workers, kind, reduction, dtype, root,
                                inverse)
     a, axis, plan = _plan_for(a, p, n, axis, kind, dtype, root)
     return plan._transform(a, axis, out, workers, reduction, False, not inverse,
-                           None if dtype is None else plan.dtype)
+                           None if dtype is None else plan.dtype, trusted)
 
 
 def _cuda_transform(a: npt.ArrayLike, p: Integer, n: Integer | None, axis: Integer,
@@ -102,7 +105,8 @@ def _cuda_transform(a: npt.ArrayLike, p: Integer, n: Integer | None, axis: Integ
 def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer = -1,
         out: IntegerArray | None = None, workers: Integer | None = None,
         kind: Kind = "cyclic", reduction: Reduction = "auto", dtype: npt.DTypeLike | None = None,
-        root: Integer | None = None, backend: Backend = "cpu") -> IntegerArray:
+        root: Integer | None = None, backend: Backend = "cpu",
+        assume_reduced: bool = False) -> IntegerArray:
     """Forward number-theoretic transform modulo the prime `p` along `axis`.
 
     A[k] = sum_i a[i] w^(i k) mod p (cyclic), or sum_i a[i] psi^i w^(i k) with
@@ -147,6 +151,11 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
     backend : {"cpu", "cuda"}, default "cpu"
         "cuda" runs on the GPU through PyCUDA (:mod:`ntt_cy.cuda`), same checks and
         results; device arrays in give device arrays out.
+    assume_reduced : bool, default False
+        True: the caller guarantees that every value of `a` is in [0, p); they are
+        not checked (a value outside gives a meaningless result, not an error), and
+        on 32/64-bit integer input no branch and no memory index depends on them
+        (the CPU backend; see "Security and constant time" in the guide).
 
     Returns
     -------
@@ -161,7 +170,7 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
         `reduction`, `root`, `axis`, `out` shape or `workers` count that is not valid.
     TypeError
         A non-integer `a` (floats, bools), `out` of a dtype that cannot hold [0, p),
-        or a non-integer `p`, `n` or `workers`.
+        a non-integer `p`, `n` or `workers`, or a non-bool `assume_reduced`.
     MemoryError
         The call would need more memory than is available (or than
         :func:`ntt_cy.set_memory_limit` allows).
@@ -186,18 +195,20 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
     >>> ntt_cy.intt(a, 998244353).tolist()
     [[0, 1, 2, 3], [4, 5, 6, 7]]
     """
+    trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
     if n is None and out is None and dtype is None and root is None and backend == "cpu":
-        result = _single_row(a, p, axis, kind, reduction, workers, True)
+        result = _single_row(a, p, axis, kind, reduction, workers, True, trusted)
         if result is not None:
             return result
     return _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend,
-                      False)
+                      False, trusted)
 
 
 def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer = -1,
          out: IntegerArray | None = None, workers: Integer | None = None,
          kind: Kind = "cyclic", reduction: Reduction = "auto", dtype: npt.DTypeLike | None = None,
-         root: Integer | None = None, backend: Backend = "cpu") -> IntegerArray:
+         root: Integer | None = None, backend: Backend = "cpu",
+         assume_reduced: bool = False) -> IntegerArray:
     """Inverse number-theoretic transform modulo the prime `p` along `axis`, normalised:
     ``intt(ntt(x, p), p) == x``.
 
@@ -229,6 +240,8 @@ def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Intege
         The root the forward transform used (its inverse is applied).
     backend : {"cpu", "cuda"}, default "cpu"
         Where the transform runs, as for :func:`ntt`.
+    assume_reduced : bool, default False
+        As for :func:`ntt`: values of `a` taken to be in [0, p), never compared with p.
 
     Returns
     -------
@@ -257,9 +270,10 @@ def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Intege
     >>> ntt_cy.intt(ntt_cy.ntt([5, 0, 1, 9], 17, kind="negacyclic"), 17, kind="negacyclic")
     array([5, 0, 1, 9], dtype=uint32)
     """
+    trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
     if n is None and out is None and dtype is None and root is None and backend == "cpu":
-        result = _single_row(a, p, axis, kind, reduction, workers, False)
+        result = _single_row(a, p, axis, kind, reduction, workers, False, trusted)
         if result is not None:
             return result
     return _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend,
-                      True)
+                      True, trusted)

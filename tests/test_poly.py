@@ -662,8 +662,8 @@ def test_lists_and_tuples_take_the_single_row_route(m, kind, monkeypatch):
     seen = []
     real = poly.single_row_product
 
-    def spy(a, b, m_, kind_, workers):
-        out = real(a, b, m_, kind_, workers)
+    def spy(a, b, m_, kind_, workers, checked=True):
+        out = real(a, b, m_, kind_, workers, checked)
         seen.append((type(a), type(b), out is not None))
         return out
 

@@ -226,10 +226,11 @@ cdef class SingleRowSchoolbook:
         self.red = reducer(m, d, v, shift, min(na, nb))
         self.na, self.nb, self.wrap = na, nb, wrap
 
-    def product(self, a, b):
+    def product(self, a, b, bint checked=True):
         """The product of a (na values) and b (nb values) mod m, uint32 for m <= 2^32,
         else uint64; None (nothing computed) when an operand is not an array
-        row_width takes, has another length, or holds a value >= m."""
+        row_width takes, has another length, or holds a value >= m.  checked=False
+        (the caller guarantees a, b < m): the values are not compared with m."""
         cdef uint64_t m = self.red.m
         cdef int width = operand_width(a, b, m, self.na, self.nb)
         if width == 0:
@@ -249,7 +250,7 @@ cdef class SingleRowSchoolbook:
         try:
             load_lanes(cnp.PyArray_DATA(xa), width, na, ra, lanes, 1, &top)
             load_lanes(cnp.PyArray_DATA(xb), width, nb, rb + (nb - 1) * lanes, lanes, -1, &top)
-            if top >= m:
+            if checked and top >= m:
                 return None
             out = new_row(count, lanes)
             dst = cnp.PyArray_DATA(<cnp.ndarray>out)

@@ -409,3 +409,11 @@ def check_residue_out(out, shape, p: int | np.integer[Any], source,
     if source is not None:
         _check_no_overlap(out, source)
     return out
+
+
+def check_flag(value, name: str) -> bool:
+    """A keyword flag: a Python or numpy bool (a truthy string or number is refused,
+    not taken for True)."""
+    if type(value) is not bool and not isinstance(value, np.bool_):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+    return bool(value)

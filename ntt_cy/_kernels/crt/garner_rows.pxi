@@ -366,9 +366,10 @@ cdef class SingleRowCRT:
                              "na == nb to wrap")
         self.crt, self.na, self.nb, self.wrap = crt, na, nb, wrap
 
-    def product(self, a, b):
+    def product(self, a, b, bint checked=True):
         """a * b mod m; None (nothing computed) when an operand is not an array
-        row_width takes, has another length, or holds a value >= m."""
+        row_width takes, has another length, or holds a value >= m.  checked=False
+        (the caller guarantees a, b < m): the values are not compared with m."""
         cdef CRTProduct32 crt = self.crt
         cdef uint64_t m = crt.g.m
         cdef Py_ssize_t na = self.na, nb = self.nb, n = crt.n
@@ -409,7 +410,7 @@ cdef class SingleRowCRT:
                                                  square, 1, na, nb, <uint32_t*>buf,
                                                  <uint32_t*>(buf + crt.g.k * row_bytes), 1,
                                                  seen, rows)
-            if largest >= m:
+            if checked and largest >= m:
                 return None
             out = new_row(count, width_out)
             out_data = cnp.PyArray_DATA(<cnp.ndarray>out)

@@ -1,9 +1,20 @@
 # Modular arithmetic on 32-bit lanes: every function is exact for the stated
 # ranges and every prime p < 2**32 unless a tighter bound is named.
+# Constant time: no branch and no memory index depends on a value, as
+# tests/kernels/test_constant_time.py checks in the compiled kernels.  mont_mul32 adds
+# `p & mask32(condition)`, a mask of all ones or all zeros (gcc compiles a choice
+# between its two computed results to a jump); a fold of [0, 2p) to [0, p) takes
+# min(x, x - p); add_mod32 / sub_mod32 choose between r + p and r.  gcc compiles the
+# last two to conditional moves or vector minima and blends.
 from libc.stdint cimport uint32_t, uint64_t
 
 cdef extern from "u128.h" nogil:
     uint64_t ntt_mulhi64(uint64_t a, uint64_t b)
+
+
+cdef inline uint32_t mask32(bint condition) noexcept nogil:
+    # 0xFFFFFFFF where condition holds, else 0 (condition is 0 or 1).
+    return <uint32_t>0 - <uint32_t>condition
 
 
 cdef inline uint32_t add_mod32(uint32_t a, uint32_t b, uint32_t p) noexcept nogil:
@@ -28,7 +39,7 @@ cdef inline uint32_t mont_mul32(uint32_t a, uint32_t b, uint32_t p, uint32_t pin
     cdef uint32_t m = <uint32_t>t * pinv
     cdef uint32_t h1 = <uint32_t>(t >> 32)
     cdef uint32_t h2 = <uint32_t>((<uint64_t>m * p) >> 32)
-    return h1 - h2 + p if h1 < h2 else h1 - h2
+    return h1 - h2 + (p & mask32(h1 < h2))
 
 
 cdef inline uint32_t barrett_mul32(uint32_t a, uint32_t b, uint32_t p, uint64_t mu) noexcept nogil:
@@ -37,7 +48,7 @@ cdef inline uint32_t barrett_mul32(uint32_t a, uint32_t b, uint32_t p, uint64_t 
     # and one conditional subtraction gives [0, p).  Exact for every p < 2^32.
     cdef uint64_t t = <uint64_t>a * b
     cdef uint64_t r = t - ntt_mulhi64(t, mu) * p
-    return <uint32_t>(r - p if r >= p else r)
+    return <uint32_t>(r if r < r - p else r - p)   # (min(r, r - p), as arith64's min64)
 
 
 cdef inline uint32_t shoup_mul32(uint32_t a, uint32_t w, uint32_t wq, uint32_t p) noexcept nogil:

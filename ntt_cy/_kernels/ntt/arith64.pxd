@@ -1,10 +1,30 @@
 # Modular arithmetic on 64-bit lanes: every function is exact for the stated
 # ranges and every prime p < 2**64 unless a tighter bound is named.
+# Constant time: no branch and no memory index depends on a value (masked corrections,
+# min(x, x - p) folds and selects of r + p or r, as in arith32.pxd), except
+# mod_any_wide64's reduction of a high word >= p (a branch; the schoolbook and CRT
+# routes use it).
 from libc.stdint cimport uint64_t
 
 cdef extern from "u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
     uint64_t ntt_mulhi64(uint64_t a, uint64_t b)
+
+
+cdef inline uint64_t mask64(bint condition) noexcept nogil:
+    # 0xFFFFFFFFFFFFFFFF where condition holds, else 0 (condition is 0 or 1).
+    return <uint64_t>0 - <uint64_t>condition
+
+
+cdef inline uint64_t min64(uint64_t a, uint64_t b) noexcept nogil:
+    # min(a, b): a conditional move or a vector minimum, never a jump.  min64(x, x - p)
+    # folds x in [0, 2p) to [0, p): below p, x - p wraps above x.
+    return a if a < b else b
+
+
+cdef inline uint64_t max64(uint64_t a, uint64_t b) noexcept nogil:
+    # max(a, b) without a branch (the kernels' running maximum of the input values).
+    return b ^ ((a ^ b) & mask64(a > b))
 
 
 cdef inline uint64_t add_mod64(uint64_t a, uint64_t b, uint64_t p) noexcept nogil:
@@ -26,7 +46,7 @@ cdef inline uint64_t mont_mul64(uint64_t a, uint64_t b, uint64_t p, uint64_t pin
     cdef uint64_t h1
     cdef uint64_t m = ntt_mul_wide(a, b, &h1) * pinv
     cdef uint64_t h2 = ntt_mulhi64(m, p)
-    return h1 - h2 + p if h1 < h2 else h1 - h2
+    return h1 - h2 + (p & mask64(h1 < h2))
 
 
 cdef inline uint64_t barrett_mul64(uint64_t a, uint64_t b, uint64_t d, uint64_t v, int shift) noexcept nogil:
@@ -45,6 +65,10 @@ cdef inline uint64_t mod_wide64(uint64_t hi, uint64_t lo, uint64_t d, uint64_t v
     # (hi 2^64 + lo) mod p for hi < p, constants as barrett_mul64: hi < p makes the
     # normalised numerator (n1, n0) = (hi, lo) << shift have n1 < d, as Moller &
     # Granlund's division step requires.  Result in [0, p).
+    # r = n0 - q1 d (mod 2^64) is the remainder, or the remainder - d when the
+    # quotient estimate is one too large (then r > q0: add d back), or the remainder
+    # + d when it is one too small (then r in [d, 2d): the final min64 fold).  (The
+    # branch on shift is on the modulus, which is public.)
     cdef uint64_t n1 = hi
     cdef uint64_t n0 = lo
     cdef uint64_t q1, q0, r
@@ -55,11 +79,8 @@ cdef inline uint64_t mod_wide64(uint64_t hi, uint64_t lo, uint64_t d, uint64_t v
     q0 += n0
     q1 += n1 + 1 + (q0 < n0)
     r = n0 - q1 * d
-    if r > q0:
-        r += d
-    if r >= d:
-        r -= d
-    return r >> shift
+    r += d & mask64(r > q0)
+    return min64(r, r - d) >> shift
 
 
 cdef inline uint64_t mod_any_wide64(uint64_t hi, uint64_t lo, uint64_t p, uint64_t d,
@@ -73,7 +94,7 @@ cdef inline uint64_t mod_any_wide64(uint64_t hi, uint64_t lo, uint64_t p, uint64
 
 cdef inline uint64_t fold_once(uint64_t x, uint64_t p) noexcept nogil:
     # [0, 2p) -> [0, p), for every p < 2^63.
-    return x - p if x >= p else x
+    return min64(x, x - p)
 
 
 cdef inline uint64_t shoup_mul32_wide(uint64_t a, uint64_t w, uint64_t wq,
@@ -105,4 +126,4 @@ cdef inline uint64_t mont_mul52(uint64_t a, uint64_t b, uint64_t p, uint64_t pin
     lo2 = lo + mlo
     hi = hi + mhi + (lo2 < lo)
     cdef uint64_t t = (hi << 12) | (lo2 >> 52)
-    return t - p if t >= p else t
+    return min64(t, t - p)

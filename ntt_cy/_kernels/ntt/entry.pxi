@@ -54,9 +54,12 @@ cdef void* _pointer(dict arrays, str key) except? NULL:
 
 
 def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
-            int threads, bint natural, bint reduced=True):
+            int threads, bint natural, bint reduced=True, bint checked=True):
     """Forward NTT of every row of src into dst (dst may be src); returns the largest
     value of src when dst is not src (0 in place).  # IN/OUT
+
+    checked=False (the caller guarantees src < p) returns 0: the largest value is
+    not made a Python int, whose size would depend on it (a secret-dependent branch).
 
     Callers may skip their own range check when dst is not the caller's memory: a
     returned maximum >= p means dst is meaningless (computed without fault).  On cyclic
@@ -68,10 +71,14 @@ def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables
     < p*2^32 keeps its Montgomery products exact); other families give [0, p) anyway."""
     if not reduced and natural:
         raise ValueError("reduced=False needs bit-reversed output")
-    return _run(src, dst, tables, threads, natural, True, reduced)
+    cdef uint64_t top = 0
+    _run(src, dst, tables, threads, natural, True, reduced, &top)
+    if not checked:
+        return 0
+    return top
 
 
-def transform_row(x, TransformTables tables, bint is_forward):
+def transform_row(x, TransformTables tables, bint is_forward, bint checked=True):
     """The forward transform (natural order, values in [0, p)) or the normalised
     inverse of one row, on one thread, straight from the caller's 1-D array into a
     fresh 64-byte aligned result (NTTPlan._single_row: a small transform's Python
@@ -79,7 +86,9 @@ def transform_row(x, TransformTables tables, bint is_forward):
     array row_width takes at the tables' lane width, has another length than n, or
     holds a value >= p (the general route then raises).  An array of the other
     width (numpy's default int64 where p < 2^32) is first copied into the result,
-    checked, and transformed there in place."""
+    checked, and transformed there in place.  checked=False (the caller guarantees
+    x < p): the values are not compared with p at all, so that nothing branches on
+    them; a value >= p then gives a meaningless result."""
     cdef const Tables* t = &tables.c
     cdef int width = row_width(x, t.mod.p), lanes = tables.lane_bytes
     cdef Py_ssize_t n = tables.n
@@ -96,7 +105,7 @@ def transform_row(x, TransformTables tables, bint is_forward):
     if width != lanes:
         # in place, the kernels' own report of the largest value is not one of x's
         load_lanes(src, width, n, dst, lanes, 1, &top)
-        if top >= t.mod.p:
+        if checked and top >= t.mod.p:
             return None
         src = dst
     with nogil:
@@ -110,24 +119,31 @@ def transform_row(x, TransformTables tables, bint is_forward):
         else:
             inverse_row(<const uint64_t*>src, <uint64_t*>dst, n, t, 1, True, True, NULL, 0,
                         False, seen)
-    return out if src == dst or seen[0] < t.mod.p else None
+    return out if not checked or src == dst or seen[0] < t.mod.p else None
 
 
 def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
-            int threads, bint natural, bint scaled=True):
+            int threads, bint natural, bint scaled=True, bint checked=True):
     """Inverse NTT of every row of src into dst (dst may be src); normalised unless
     scaled=False (cyclic plans only: the caller applies n^-1 itself).  Returns the
     largest value of src when dst is not src (0 in place), found as src is copied: a
-    value >= p means dst is meaningless (computed without fault), as for forward."""
+    value >= p means dst is meaningless (computed without fault), as for forward;
+    checked=False returns 0, as for forward."""
     if not scaled and tables.c.twist.w != NULL:
         raise ValueError("scaled=False needs a cyclic plan")
-    return _run(src, dst, tables, threads, natural, False, scaled)
+    cdef uint64_t top = 0
+    _run(src, dst, tables, threads, natural, False, scaled, &top)
+    if not checked:
+        return 0
+    return top
 
 
-cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
-                   int threads, bint natural, bint is_forward, bint finish) except? 0:
+cdef int _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
+              int threads, bint natural, bint is_forward, bint finish,
+              uint64_t* largest) except -1:
     # finish: forward -> fold to [0, p) (`reduced`); inverse -> scale by n^-1 (`scaled`).
-    # Returns the largest value of src when dst is not src (0 in place).
+    # *largest <- the largest value of src when dst is not src (0 in place).  (Through
+    # a pointer: a returned value would be tested for the error return, a branch on it.)
     cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r, k
     cdef const Tables* t = &tables.c
     if n != tables.n or dst.shape[0] != rows or dst.shape[1] != n:
@@ -156,6 +172,7 @@ cdef uint64_t _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables
                     inverse_row(s + r * n, d + r * n, n, t, threads, natural, finish, NULL, 0,
                                 False, seen)
         for k in range(slots):
-            top = seen[k * SLOT] if seen[k * SLOT] > top else top
+            top = max64(top, seen[k * SLOT])
     free(seen)
-    return top
+    largest[0] = top
+    return 0

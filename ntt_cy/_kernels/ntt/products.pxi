@@ -85,10 +85,11 @@ cdef class SingleRowProduct:
         self.c = pointwise_constant(&tables.c.mod, pow(self.n, -1, tables.c.mod.p),
                                     8 * self.lane)
 
-    def product(self, a, b):
+    def product(self, a, b, bint checked=True):
         """a * b mod p, uint32 for p < 2^32, else uint64; None (nothing computed) when
         an operand is not an array row_width takes, has another length, or holds a
-        value >= p (padded_product reports the largest it read)."""
+        value >= p (padded_product reports the largest it read).  checked=False (the
+        caller guarantees a, b < p): the values are not compared with p."""
         cdef uint64_t p = self.tables.c.mod.p
         cdef Py_ssize_t na = self.na, nb = self.nb, n = self.n
         cdef int width = operand_width(a, b, p, na, nb)
@@ -122,7 +123,7 @@ cdef class SingleRowProduct:
                     top = padded_product_rows(<const uint64_t*>pa, <const uint64_t*>pb, square,
                                               1, na, nb, <uint64_t*>rows, <uint64_t*>rows + n,
                                               n, t, 1, self.c, False, seen)
-            if top >= p:
+            if checked and top >= p:
                 return None
             if self.wrap != LINEAR:
                 fold_lanes(rows, self.lane, na, na + nb - 1, p, self.wrap)
@@ -153,10 +154,11 @@ cdef class SingleRowWrapped:
         factor = 1 if self.scaled else pow(self.n, -1, tables.c.mod.p)
         self.c = pointwise_constant(&tables.c.mod, factor, 8 * tables.lane_bytes)
 
-    def product(self, a, b):
+    def product(self, a, b, bint checked=True):
         """a * b mod (x^n -/+ 1, p): uint32 for p < 2^32, else uint64; None (nothing
         computed) when an operand is not an array row_width takes, has another length
-        than n, or holds a value >= p."""
+        than n, or holds a value >= p.  checked=False (the caller guarantees a, b < p):
+        the values are not compared with p."""
         cdef const Tables* t = &self.tables.c
         cdef int lane = self.tables.lane_bytes
         cdef Py_ssize_t n = self.n
@@ -175,13 +177,13 @@ cdef class SingleRowWrapped:
                 load_lanes(pa, width, n, rows, lane, 1, &top)
                 if not square:
                     load_lanes(pb, width, n, rows + n * lane, lane, 1, &top)
-                if top < t.mod.p:
+                if not checked or top < t.mod.p:
                     if lane == 4:
                         wrapped_product(<uint32_t*>rows, square, n, t, <uint32_t>self.c,
                                         self.scaled)
                     else:
                         wrapped_product(<uint64_t*>rows, square, n, t, self.c, self.scaled)
-            if top >= t.mod.p:
+            if checked and top >= t.mod.p:
                 return None
             out = new_row(n, 4 if t.mod.p < (<uint64_t>1 << 32) else 8)
             copy_lanes(rows, lane, cnp.PyArray_DATA(<cnp.ndarray>out),
@@ -224,7 +226,7 @@ cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint s
         top_b = forward_padded_rows(pb, rows, mb, w, n, t, threads, reduced, reduce_src, seen,
                                     tiled)
     pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False, tiled)
-    return top if top >= top_b else top_b
+    return max64(top, top_b)
 
 
 cdef class PaddedProducts:
@@ -353,6 +355,5 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
                     forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
                                         seen + SLOT * threadid(), threadid(), threads, tiled)
     for k in range(slots):
-        if seen[k * SLOT] > top:
-            top = seen[k * SLOT]
+        top = max64(top, seen[k * SLOT])
     return top

@@ -150,10 +150,7 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
     for j in range(j0, j1):
         v0 = src[j] if j < n_src else 0
         v1 = src[j + q] if j + q < n_src else 0
-        if v0 > max_seen[0]:
-            max_seen[0] = v0
-        if v1 > max_seen[0]:
-            max_seen[0] = v1
+        max_seen[0] = max64(max64(max_seen[0], v0), v1)
         if reduce_src:
             v0 %= t.mod.p
             v1 %= t.mod.p

@@ -6,6 +6,8 @@ cimport numpy as cnp
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy
 
+from ntt_cy._kernels.ntt.arith64 cimport mask64
+
 cdef extern from "<stdlib.h>" nogil:
     void* aligned_alloc(size_t alignment, size_t size)   # C11
 
@@ -82,11 +84,12 @@ cdef inline bint valid_shape(Py_ssize_t na, Py_ssize_t nb, int wrap) noexcept:
 cdef inline uint64_t fold(uint64_t x, uint64_t y, uint64_t m, int wrap) noexcept nogil:
     # x + y (CYCLIC) or x - y (NEGACYCLIC) mod m, for x, y in [0, m), 2 <= m < 2^64: a
     # sum past 2^64 wraps, and s - m taken modulo 2^64 is then the right value.
+    # Branch-free on the values (masked corrections, arith64.pxd); wrap is public.
     cdef uint64_t s
     if wrap == NEGACYCLIC:
-        return x - y if x >= y else x - y + m
+        return x - y + (m & mask64(x < y))
     s = x + y
-    return s - m if (s >= m or s < x) else s
+    return s - (m & mask64((s >= m) | (s < x)))
 
 
 cdef inline void fold_lanes(void* lin, int width, Py_ssize_t n, Py_ssize_t length, uint64_t m,
@@ -115,5 +118,5 @@ cdef inline void load_lanes(const void* src, int src_width, Py_ssize_t count, vo
             (<uint32_t*>dst)[i * step] = <uint32_t>x
         else:
             (<uint64_t*>dst)[i * step] = x
-        high = x if x > high else high
+        high = x if x > high else high   # (a vector maximum or a conditional move)
     top[0] = high

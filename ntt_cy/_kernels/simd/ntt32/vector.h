@@ -184,11 +184,16 @@ NTT_INLINE void vec_u32_butterfly(int forward, vec_t *u, vec_t *v, const vec_u32
     }
 }
 
+/* *max_seen raised to seen, without a branch on either: both are the input's values,
+ * which may be secret (a compare-and-jump would make the time depend on them). */
+NTT_INLINE void raise_max_seen(uint64_t seen, uint64_t *max_seen) {
+    uint64_t old = *max_seen, mask = (uint64_t)0 - (uint64_t)(seen > old);
+    *max_seen = old ^ ((old ^ seen) & mask);
+}
+
 /* *max_seen raised to the largest lane of top. */
 NTT_INLINE void vec_u32_max_seen(vec_t top, uint64_t *max_seen) {
-    uint64_t seen = vec_max_lane_u32(top);
-    if (seen > *max_seen)
-        *max_seen = seen;
+    raise_max_seen(vec_max_lane_u32(top), max_seen);
 }
 
 /* Radix-2 butterflies j < count of one stage on (x[j], y[j]) with twiddles w[j] (wq
@@ -331,8 +336,7 @@ NTT_INLINE size_t vec_u32_run4_padded(int forward, int family, uint32_t *a, size
                        family == NTT_LAZY);
     }
     seen = src32 ? vec_max_lane_u32(top) : vec_max_lane_u64(top);
-    if (seen > *max_seen)
-        *max_seen = seen;
+    raise_max_seen(seen, max_seen);
     return done;
 }
 
