@@ -49,11 +49,15 @@ cdef inline bint runs_shoup31(const Tables* t) noexcept nogil:
     return t.family == LAZY and t.mod.p >= (<uint64_t>1 << 30)
 
 
+cdef inline uint32_t fold31(uint32_t x, uint32_t p) noexcept nogil:
+    # [0, 2p) -> [0, p), p < 2^31.
+    return x - p if x >= p else x
+
+
 cdef inline uint32_t shoup_fold31(uint32_t a, uint32_t w, uint32_t wq, uint32_t p) noexcept nogil:
     # a*w mod p in [0, p) for a in [0, 2^32), Shoup quotient wq, p < 2^31: Shoup's
     # [0, 2p) folded once.
-    cdef uint32_t r = shoup_mul32(a, w, wq, p)
-    return r - p if r >= p else r
+    return fold31(shoup_mul32(a, w, wq, p), p)
 
 
 # ------------------------------------------------------- butterfly runs
@@ -101,14 +105,14 @@ cdef inline void dif_run_lazy(lane_t* x, lane_t* y, const lane_t* w, const lane_
 cdef inline void dif_run_shoup31(uint32_t* x, uint32_t* y, const uint32_t* w,
                                  const uint32_t* wq, Py_ssize_t count,
                                  const Modulus* m) noexcept nogil:
-    # SHOUP31 GS butterfly, in/out [0, p), 2^30 <= p < 2^31: u + v mod p; u - v + p in
-    # (0, 2p) < 2^32 through Shoup, folded to [0, p).
+    # SHOUP31 GS butterfly, in/out [0, p), 2^30 <= p < 2^31: u + v < 2p folded; u - v + p
+    # in (0, 2p) < 2^32 through Shoup, folded to [0, p).
     cdef Py_ssize_t j
     cdef uint32_t u, v, p = <uint32_t>m.p
     for j in range(count):
         u = x[j]
         v = y[j]
-        x[j] = add_mod32(u, v, p)
+        x[j] = fold31(u + v, p)
         y[j] = shoup_fold31(u - v + p, w[j], wq[j], p)
 
 
@@ -157,14 +161,14 @@ cdef inline void dit_run_shoup31(uint32_t* x, uint32_t* y, const uint32_t* w,
                                  const uint32_t* wq, Py_ssize_t count,
                                  const Modulus* m) noexcept nogil:
     # SHOUP31 CT butterfly, in/out [0, p), 2^30 <= p < 2^31: t = v w in [0, p) (Shoup,
-    # folded), then u + t and u - t mod p.
+    # folded), then u + t and u - t + p, both in [0, 2p), folded.
     cdef Py_ssize_t j
     cdef uint32_t u, t, p = <uint32_t>m.p
     for j in range(count):
         u = x[j]
         t = shoup_fold31(y[j], w[j], wq[j], p)
-        x[j] = add_mod32(u, t, p)
-        y[j] = sub_mod32(u, t, p)
+        x[j] = fold31(u + t, p)
+        y[j] = fold31(u - t + p, p)
 
 
 cdef inline Py_ssize_t simd32_run(int forward, uint32_t* a, Py_ssize_t half, Py_ssize_t j0,
