@@ -127,18 +127,18 @@ def main():
         ap.error(f"--p {args.p} is not a prime below 2^64")
     if not 1 <= args.log2n <= 40:
         ap.error(f"--log2n must lie in 1..40, got {args.log2n}")
+    if args.fields:
+        if not 4 <= args.log2n <= 24:
+            ap.error(f"--fields needs --log2n in 4..24, got {args.log2n}")
+        from ntt_cy._support.isa import supported_isas
+        fields_table(args.log2n, supported_isas())
+        return
     if not args.sizes and (args.p - 1) % (1 << args.log2n):
         ap.error(f"2^{args.log2n} does not divide p - 1: no transform of that length mod {args.p}")
     if args.sizes:
         print(f"forward NTT kernel, p = {args.p}, 1 thread, in place, bit-reversed output\n")
         sys.exit(subprocess.run([sys.executable, "-c", SIZES, str(args.p)]).returncode)
     from ntt_cy._support.isa import ISAS, supported_isas
-
-    if args.fields:
-        if not 4 <= args.log2n <= 24:
-            ap.error(f"--fields needs --log2n in 4..24, got {args.log2n}")
-        fields_table(args.log2n, supported_isas())
-        return
 
     print(f"forward NTT, n = 2^{args.log2n}, p = {args.p}, 1 thread\n")
     runnable = supported_isas()
