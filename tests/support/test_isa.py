@@ -21,8 +21,9 @@ from ntt_cy._support.checks import check_reduction
 digests = {}
 # 4611686018326724609: 64-bit Shoup (LAZY) near its 4p <= 2^64 bound; 2251799235919873 /
 # 2251799394254849: the top of the AVX2 double-precision uint64 range and just above it;
-# 2013265921, 2147352577: uint32 lazy tables above 2^30 (up to the top of its p < 2^31)
-for p in (998244353, 2013265921, 2147352577, 2281701377, 7340033, 1337006139375617,
+# 2013265921, 2130706433 (BabyBear, KoalaBear): uint32 lazy tables above 2^30, near the
+# top of its p < 2^31
+for p in (998244353, 2013265921, 2130706433, 2281701377, 7340033, 1337006139375617,
           2**64 - 2**32 + 1, 4611686018326724609, 2251799235919873, 2251799394254849):
     lanes = [np.uint32, np.uint64] if p < 2**32 else [np.uint64]
     for dt in lanes:
