@@ -21,13 +21,13 @@ P_CLASSIC_23 = 7340033                     # 23 bits, 7 * 2^20 + 1
 P_CLASSIC_27 = 104857601                   # 27 bits, 25 * 2^22 + 1
 P_CLASSIC_29 = 469762049                   # 29 bits, 7 * 2^26 + 1
 P30 = 998244353                            # 30 bits, 119 * 2^23 + 1 (lazy-capable on uint32)
-P_BABYBEAR = 2013265921                    # 31 bits, 4p > 2^32: no lazy on uint32
+P_BABYBEAR = 2013265921                    # 31 bits: uint32 lazy tables, values in [0, p)
 P32 = 2281701377                           # 32 bits, full uint32 range
 P51 = 1337006139375617                     # 51 bits, 19 * 2^46 + 1, uint64 lanes
 P51_TOP = 2251799235919873                 # largest NTT prime below 2^51 - 2^29: the top of
 P51_ABOVE = 2251799394254849               # the AVX2 double-precision kernels, and just above
 P62 = 4611686018326724609                  # 62 bits: 64-bit Shoup (lazy) near 4p <= 2^64
-P_GOLDILOCKS = 2**64 - 2**32 + 1           # 64 bits, no lazy on uint64
+P_GOLDILOCKS = 2**64 - 2**32 + 1           # 64 bits: the goldilocks family
 
 # Lane name -> (prime, dtype).
 LANES = {"u32": (P30, np.uint32), "u64": (P51, np.uint64)}

@@ -57,8 +57,9 @@ class Families:
 
 class EdgeModuli:
     """Moduli at the edges of the lane ranges and kernel paths, default family, n = 2^14:
-    no lazy headroom on uint32 (BabyBear, 2281701377) or uint64 (Goldilocks), the top of
-    the AVX2 double-precision uint64 kernels and just above it, a 62-bit prime."""
+    uint32 lazy with values in [0, p) (BabyBear), no lazy on uint32 (2281701377), the
+    goldilocks family, the top of the AVX2 double-precision uint64 kernels and just above
+    it, a 62-bit prime; time and ns per butterfly."""
     params = ([P_BABYBEAR, P32, P51_TOP, P51_ABOVE, P62, P_GOLDILOCKS],)
     param_names = ["p"]
 
@@ -71,6 +72,12 @@ class EdgeModuli:
 
     def time_forward(self, p):
         self.plan.forward(self.a, out=self.out, workers=1)
+
+    def track_forward_ns_per_butterfly(self, p):
+        t = median_seconds(lambda: self.plan.forward(self.a, out=self.out, workers=1))
+        return t * 1e9 / butterflies(2**14)
+
+    track_forward_ns_per_butterfly.unit = "ns/butterfly"
 
 
 class Batched:

@@ -24,7 +24,7 @@ Kind = Literal["cyclic", "negacyclic"]
 PolyKind = Literal["linear", "cyclic", "negacyclic"]
 
 #: The butterfly families ("auto": the fastest valid one for the kernel build in use).
-Reduction = Literal["auto", "montgomery", "barrett", "lazy"]
+Reduction = Literal["auto", "montgomery", "barrett", "lazy", "goldilocks"]
 
 #: Where a call runs.
 Backend = Literal["cpu", "cuda"]

@@ -102,7 +102,7 @@ class NTTPlan:
     kind : {"cyclic", "negacyclic"}, default "cyclic"
         Cyclic: A[k] = sum a[i] w^(ik).  Negacyclic: A[k] = sum a[i] psi^i w^(ik)
         with psi a primitive 2n-th root and w = psi^2 (products modulo x^n + 1).
-    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+    reduction : {"auto", "montgomery", "barrett", "lazy", "goldilocks"}, default "auto"
         Default butterfly family; every family gives identical results.
     root : int, optional
         A primitive n-th root of unity (2n-th for negacyclic) to use instead of the
@@ -126,7 +126,9 @@ class NTTPlan:
     ValueError
         n not a power of two dividing p - 1 (2n for negacyclic) or above 2**32, p not
         a prime of the lanes' range, a family not valid for p (``"lazy"`` needs
-        4p <= 2**bits), a `root` that is not a primitive root of the right order.
+        p < 2**31 on uint32 lanes, 4p <= 2**64 on uint64 ones; ``"goldilocks"`` is
+        2**64 - 2**32 + 1 on uint64 lanes only), a `root` that is not a primitive root
+        of the right order.
     TypeError
         Non-integer `n`, `p` or `root`.
     MemoryError
@@ -295,7 +297,7 @@ class NTTPlan:
             Where to write the result, as in :func:`ntt_cy.ntt`.
         workers : int, optional
             Threads, as in :func:`ntt_cy.ntt`.
-        reduction : {None, "auto", "montgomery", "barrett", "lazy"}, optional
+        reduction : {None, "auto", "montgomery", "barrett", "lazy", "goldilocks"}, optional
             None takes the plan's family.
         bit_reversed : bool, default False
             True: the result in bit-reversed order (skips the permutation; for work
@@ -354,7 +356,7 @@ class NTTPlan:
             Where to write the result, as in :func:`ntt_cy.ntt`.
         workers : int, optional
             Threads, as in :func:`ntt_cy.ntt`.
-        reduction : {None, "auto", "montgomery", "barrett", "lazy"}, optional
+        reduction : {None, "auto", "montgomery", "barrett", "lazy", "goldilocks"}, optional
             None takes the plan's family.
         bit_reversed : bool, default False
             Whether `a` is in bit-reversed order.

@@ -138,7 +138,7 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
         this process ran threads (libgomp's threads do not survive fork).
     kind : {"cyclic", "negacyclic"}, default "cyclic"
         Cyclic: products modulo x^n - 1.  Negacyclic: modulo x^n + 1.
-    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+    reduction : {"auto", "montgomery", "barrett", "lazy", "goldilocks"}, default "auto"
         Butterfly family; every family gives identical results ("auto": the fastest
         valid one for this modulus and kernel build).
     dtype : {None, numpy.uint32, numpy.uint64}, optional
@@ -232,7 +232,7 @@ def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Intege
         Threads, as for :func:`ntt`.
     kind : {"cyclic", "negacyclic"}, default "cyclic"
         The kind the forward transform had.
-    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+    reduction : {"auto", "montgomery", "barrett", "lazy", "goldilocks"}, default "auto"
         Butterfly family; all give identical results.
     dtype : {None, numpy.uint32, numpy.uint64}, optional
         Lanes and result dtype, as for :func:`ntt`.

@@ -10,7 +10,7 @@ from ntt_cy.plan import get_plan, modulus_constants
 from ntt_oracle import (FLOAT_PATH_TOP, LARGEST_PRIMES, PAST_FLOAT_PATH, REFERENCE_PRIMES,
                         bit_reverse_permutation, cyclic_convolution, dft, ntt_fast)
 
-FAMILIES = ["montgomery", "barrett", "lazy"]
+FAMILIES = ["montgomery", "barrett", "lazy", "goldilocks"]
 
 
 def lanes(p):
@@ -60,7 +60,9 @@ def test_every_reference_prime_has_a_lane_and_family():
         for dt in lanes(p):
             fams = valid_families(p, dt)
             assert "barrett" in fams
-            assert ("lazy" in fams) == (4 * p <= 2 ** (8 * np.dtype(dt).itemsize))
+            bits = 8 * np.dtype(dt).itemsize
+            assert ("lazy" in fams) == (p < 2**31 if bits == 32 else 4 * p <= 2**64)
+            assert ("goldilocks" in fams) == (p == 2**64 - 2**32 + 1 and bits == 64)
 
 
 @pytest.mark.parametrize("p", LARGEST_PRIMES)

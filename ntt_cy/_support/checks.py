@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 BACKENDS = ("cpu", "cuda")
 KINDS = ("cyclic", "negacyclic")
-REDUCTIONS = ("montgomery", "barrett", "lazy", "auto")
+REDUCTIONS = ("montgomery", "barrett", "lazy", "goldilocks", "auto")
+GOLDILOCKS = 2**64 - 2**32 + 1   # the one modulus of the "goldilocks" family
 LANE_DTYPES = (np.dtype(np.uint32), np.dtype(np.uint64))
 
 
@@ -105,17 +106,32 @@ def largest_length(p: int, kind: str) -> int:
 
 
 def lazy_is_valid(p: int, dt: np.dtype) -> bool:
-    """Harvey butterflies keep values below 4p, which must fit the lane."""
+    """Harvey butterflies keep values below 4p, which must fit the lane; on uint32 lanes
+    2^30 <= p < 2^31 keep [0, p) with Shoup products below 2p instead (the kernels'
+    SHOUP31 butterflies), so there p < 2^31 is enough."""
+    if dt.itemsize == 4:
+        return p < 1 << 31
     return 4 * p <= 1 << (8 * dt.itemsize)
 
 
+def goldilocks_is_valid(p: int, dt: np.dtype) -> bool:
+    """The goldilocks family's reduction is written for p = 2^64 - 2^32 + 1 on uint64
+    lanes and nothing else."""
+    return p == GOLDILOCKS and dt.itemsize == 8
+
+
 def _fastest_valid_family(p: int, dt: np.dtype) -> str:
-    # Measured per kernel build with asv_bench/scripts/ns_per_butterfly.py: IFMA
-    # Montgomery wins on uint64 lanes where it exists (odd p < 2**52), then lazy
-    # wherever it is valid; without lazy headroom Montgomery beats Barrett except on
-    # uint32 lanes of the portable build.
+    # Measured per kernel build with asv_bench/scripts/ns_per_butterfly.py (--fields for
+    # the special primes): the goldilocks reduction wins for its prime in the vector
+    # builds (the portable build's scalar Montgomery, three multiplications on a fast
+    # scalar multiplier, beats its adds and shifts); IFMA Montgomery wins on uint64
+    # lanes where it exists (odd p < 2**52), then lazy wherever it is valid (uint32
+    # lanes up to 2**31); without it Montgomery beats Barrett except on uint32 lanes of
+    # the portable build.
     from ntt_cy._kernels import active as _ntt
 
+    if goldilocks_is_valid(p, dt) and _ntt.ACTIVE_ISA != "portable":
+        return "goldilocks"
     if dt.itemsize == 8 and p % 2 and _ntt.montgomery_bits(p, 8) == 52:
         return "montgomery"
     if lazy_is_valid(p, dt):
@@ -134,8 +150,14 @@ def check_reduction(reduction: str, p: int, dt: np.dtype) -> str:
         return _fastest_valid_family(p, dt)
     if reduction == "lazy" and not lazy_is_valid(p, dt):
         raise ValueError(
-            f"reduction='lazy' needs 4p <= 2**{bits} on {dt} lanes; p = {p} is too large "
+            f"reduction='lazy' needs {'p < 2**31' if bits == 32 else '4p <= 2**64'} on {dt} "
+            f"lanes; p = {p} is too large "
             f"(use 'montgomery' or 'barrett')"
+        )
+    if reduction == "goldilocks" and not goldilocks_is_valid(p, dt):
+        raise ValueError(
+            f"reduction='goldilocks' serves p = 2**64 - 2**32 + 1 on uint64 lanes only; got "
+            f"p = {p} on {dt} lanes (use 'auto')"
         )
     if reduction == "montgomery" and p % 2 == 0:
         raise ValueError("reduction='montgomery' needs an odd modulus")

@@ -97,7 +97,7 @@ def ntt(x: da.Array | npt.ArrayLike, p: Integer, *, axis: Integer = -1, kind: Ki
         As in :func:`ntt_cy.ntt`.
     root : int, optional
         As in :func:`ntt_cy.ntt`.
-    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+    reduction : {"auto", "montgomery", "barrett", "lazy", "goldilocks"}, default "auto"
         As in :func:`ntt_cy.ntt`.
     threads : int, default 1
         Kernel threads inside each task (P worker processes x T threads should not
@@ -156,7 +156,7 @@ def intt(x: da.Array | npt.ArrayLike, p: Integer, *, axis: Integer = -1, kind: K
         The kind of the forward transform.
     root : int, optional
         The root of the forward transform.
-    reduction : {"auto", "montgomery", "barrett", "lazy"}, default "auto"
+    reduction : {"auto", "montgomery", "barrett", "lazy", "goldilocks"}, default "auto"
         Butterfly family; all give identical results.
     threads : int, default 1
         Kernel threads inside each task.

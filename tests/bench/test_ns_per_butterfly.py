@@ -30,3 +30,17 @@ def test_sizes_without_any_supported_length_fail_cleanly():
     proc = run("--sizes", "--p", "7")
     assert proc.returncode == 1 and "supports none of the lengths" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_fields_table_names_each_field_and_family():
+    proc = run("--fields", "--log2n", "6")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| ") and "x |" in line]
+    assert any("| Goldilocks | uint64 |" in r for r in rows)
+    assert any("| BabyBear | uint32 | lazy |" in r for r in rows)
+    assert all(r.endswith("x |") for r in rows)
+
+
+def test_fields_rejects_a_length_out_of_range():
+    proc = run("--fields", "--log2n", "30")
+    assert proc.returncode == 2 and "--fields needs --log2n in 4..24" in proc.stderr

@@ -17,7 +17,8 @@ FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                       HealthCheck.data_too_large])
 KINDS = st.sampled_from(["cyclic", "negacyclic"])
 BAD_KINDS = st.sampled_from(["Cyclic", None, ["cyclic"]])
-REDUCTIONS = st.sampled_from(["auto", "auto", "montgomery", "barrett", "lazy", None])
+REDUCTIONS = st.sampled_from(["auto", "auto", "montgomery", "barrett", "lazy", "goldilocks",
+                              None])
 BAD_REDUCTIONS = st.sampled_from(["fast", "Auto", 3])
 LANE_ARGS = st.sampled_from([None] * 6 + [np.uint32, np.uint64, "uint64"])
 BAD_LANE_ARGS = st.sampled_from([np.int64, "float64", "u8x"])
@@ -46,10 +47,14 @@ def reduction_faults(reduction, p, lanes, faults, none_ok=False):
     """reduction's documented faults for prime p on `lanes` (None: the default lanes)."""
     if reduction is None and none_ok:
         return
-    if reduction not in ("auto", "montgomery", "barrett", "lazy"):
+    if reduction not in ("auto", "montgomery", "barrett", "lazy", "goldilocks"):
         faults.add(ValueError, f"unknown reduction {reduction!r}")
-    elif p is not None and reduction == "lazy" and 4 * p > 2 ** lane_bits(p, lanes):
+    elif p is not None and reduction == "lazy" and (
+            p >= 2**31 if lane_bits(p, lanes) == 32 else 4 * p > 2**64):
         faults.add(ValueError, "lazy without headroom")
+    elif p is not None and reduction == "goldilocks" and (
+            p != 2**64 - 2**32 + 1 or lane_bits(p, lanes) != 64):
+        faults.add(ValueError, "goldilocks for another prime or lane")
     elif p is not None and reduction == "montgomery" and p % 2 == 0:
         faults.add(ValueError, "montgomery with an even p")
 

@@ -20,16 +20,18 @@ from ntt_cy._kernels.active import ACTIVE_ISA
 from ntt_cy._support.checks import check_reduction
 digests = {}
 # 4611686018326724609: 64-bit Shoup (LAZY) near its 4p <= 2^64 bound; 2251799235919873 /
-# 2251799394254849: the top of the AVX2 double-precision uint64 range and just above it
-for p in (998244353, 2013265921, 2281701377, 7340033, 1337006139375617, 2**64 - 2**32 + 1,
-          4611686018326724609, 2251799235919873, 2251799394254849):
+# 2251799394254849: the top of the AVX2 double-precision uint64 range and just above it;
+# 2013265921, 2130706433 (BabyBear, KoalaBear): uint32 lazy tables above 2^30, near the
+# top of its p < 2^31
+for p in (998244353, 2013265921, 2130706433, 2281701377, 7340033, 1337006139375617,
+          2**64 - 2**32 + 1, 4611686018326724609, 2251799235919873, 2251799394254849):
     lanes = [np.uint32, np.uint64] if p < 2**32 else [np.uint64]
     for dt in lanes:
         for kind in ("cyclic", "negacyclic"):
             for n in (1, 2, 16, 32, 64, 1024, 2**15, 2**17):
                 a = np.random.default_rng(n).integers(0, p, (3, n), dtype=np.uint64).astype(dt)
                 a[0] = p - 1
-                for fam in ("montgomery", "barrett", "lazy"):
+                for fam in ("montgomery", "barrett", "lazy", "goldilocks"):
                     try:
                         check_reduction(fam, p, np.dtype(dt))
                     except ValueError:

@@ -29,6 +29,11 @@ cdef inline lane_t mul_family(lane_t a, lane_t w, lane_t wq, const Modulus* m, i
             return barrett_mul32(a, w, <uint32_t>m.p, m.barrett_mu)
         else:
             return barrett_mul64(a, w, m.barrett_d, m.barrett_v, m.barrett_shift)
+    elif family == GOLDILOCKS:
+        if lane_t is uint32_t:   # never asked (the plan refuses the family on uint32 lanes)
+            return barrett_mul32(a, w, <uint32_t>m.p, m.barrett_mu)
+        else:
+            return goldilocks_mul64(a, w)
     else:
         if lane_t is uint32_t:
             return shoup_mul32(a, w, wq, <uint32_t>m.p)
@@ -36,12 +41,31 @@ cdef inline lane_t mul_family(lane_t a, lane_t w, lane_t wq, const Modulus* m, i
             return shoup_mul64(a, w, wq, m.p)
 
 
+cdef inline bint runs_shoup31(const Tables* t) noexcept nogil:
+    # For uint32 lanes only: LAZY tables with 2^30 <= p < 2^31, where [0, 4p) does not
+    # fit the lane, so the butterflies keep [0, p) in both directions (SHOUP31,
+    # simd/families.h; the vector bodies switch by the same test, ntt32_family): a
+    # DIF's input and a DIT's must be in [0, p) too.
+    return t.family == LAZY and t.mod.p >= (<uint64_t>1 << 30)
+
+
+cdef inline uint32_t fold31(uint32_t x, uint32_t p) noexcept nogil:
+    # [0, 2p) -> [0, p), p < 2^31.
+    return x - p if x >= p else x
+
+
+cdef inline uint32_t shoup_fold31(uint32_t a, uint32_t w, uint32_t wq, uint32_t p) noexcept nogil:
+    # a*w mod p in [0, p) for a in [0, 2^32), Shoup quotient wq, p < 2^31: Shoup's
+    # [0, 2p) folded once.
+    return fold31(shoup_mul32(a, w, wq, p), p)
+
+
 # ------------------------------------------------------- butterfly runs
 # Each run does the butterflies (x[j], y[j]) with twiddle w[j] for j < count.
 
 cdef inline void dif_run_exact(lane_t* x, lane_t* y, const lane_t* w, Py_ssize_t count,
                                const Modulus* m, int family) noexcept nogil:
-    # GS butterfly, in/out [0, p): (u, v) -> (u + v, (u - v) * w).
+    # GS butterfly, in/out [0, p): (u, v) -> (u + v, (u - v) * w); every family but LAZY.
     cdef Py_ssize_t j
     cdef lane_t u, v, p = <lane_t>m.p
     if family == MONTGOMERY:
@@ -50,6 +74,12 @@ cdef inline void dif_run_exact(lane_t* x, lane_t* y, const lane_t* w, Py_ssize_t
             v = y[j]
             x[j] = add_mod(u, v, p)
             y[j] = mul_family(sub_mod(u, v, p), w[j], 0, m, MONTGOMERY)
+    elif family == GOLDILOCKS:
+        for j in range(count):
+            u = x[j]
+            v = y[j]
+            x[j] = add_mod(u, v, p)
+            y[j] = mul_family(sub_mod(u, v, p), w[j], 0, m, GOLDILOCKS)
     else:
         for j in range(count):
             u = x[j]
@@ -72,15 +102,35 @@ cdef inline void dif_run_lazy(lane_t* x, lane_t* y, const lane_t* w, const lane_
         y[j] = mul_family(u - v + two_p, w[j], wq[j], m, LAZY)
 
 
+cdef inline void dif_run_shoup31(uint32_t* x, uint32_t* y, const uint32_t* w,
+                                 const uint32_t* wq, Py_ssize_t count,
+                                 const Modulus* m) noexcept nogil:
+    # SHOUP31 GS butterfly, in/out [0, p), 2^30 <= p < 2^31: u + v < 2p folded; u - v + p
+    # in (0, 2p) < 2^32 through Shoup, folded to [0, p).
+    cdef Py_ssize_t j
+    cdef uint32_t u, v, p = <uint32_t>m.p
+    for j in range(count):
+        u = x[j]
+        v = y[j]
+        x[j] = fold31(u + v, p)
+        y[j] = shoup_fold31(u - v + p, w[j], wq[j], p)
+
+
 cdef inline void dit_run_exact(lane_t* x, lane_t* y, const lane_t* w, Py_ssize_t count,
                                const Modulus* m, int family) noexcept nogil:
-    # CT butterfly, in/out [0, p): (u, v) -> (u + v*w, u - v*w).
+    # CT butterfly, in/out [0, p): (u, v) -> (u + v*w, u - v*w); every family but LAZY.
     cdef Py_ssize_t j
     cdef lane_t u, t, p = <lane_t>m.p
     if family == MONTGOMERY:
         for j in range(count):
             u = x[j]
             t = mul_family(y[j], w[j], 0, m, MONTGOMERY)
+            x[j] = add_mod(u, t, p)
+            y[j] = sub_mod(u, t, p)
+    elif family == GOLDILOCKS:
+        for j in range(count):
+            u = x[j]
+            t = mul_family(y[j], w[j], 0, m, GOLDILOCKS)
             x[j] = add_mod(u, t, p)
             y[j] = sub_mod(u, t, p)
     else:
@@ -107,6 +157,20 @@ cdef inline void dit_run_lazy(lane_t* x, lane_t* y, const lane_t* w, const lane_
         y[j] = u - t + two_p
 
 
+cdef inline void dit_run_shoup31(uint32_t* x, uint32_t* y, const uint32_t* w,
+                                 const uint32_t* wq, Py_ssize_t count,
+                                 const Modulus* m) noexcept nogil:
+    # SHOUP31 CT butterfly, in/out [0, p), 2^30 <= p < 2^31: t = v w in [0, p) (Shoup,
+    # folded), then u + t and u - t + p, both in [0, 2p), folded.
+    cdef Py_ssize_t j
+    cdef uint32_t u, t, p = <uint32_t>m.p
+    for j in range(count):
+        u = x[j]
+        t = shoup_fold31(y[j], w[j], wq[j], p)
+        x[j] = fold31(u + t, p)
+        y[j] = fold31(u - t + p, p)
+
+
 cdef inline Py_ssize_t simd32_run(int forward, uint32_t* a, Py_ssize_t half, Py_ssize_t j0,
                                   Py_ssize_t j1, const Twiddles* tw, const Tables* t) noexcept nogil:
     # Vector part of a run (a multiple of the vector width); the caller finishes the rest.
@@ -127,8 +191,8 @@ cdef inline ntt64_params simd64_params(const Modulus* m, int family) noexcept no
     prm.barrett_shift = m.barrett_shift
     if family == MONTGOMERY:
         prm.family = MONTGOMERY52 if m.mont_bits == 52 else MONTGOMERY64
-    elif family == BARRETT:
-        prm.family = BARRETT
+    elif family == BARRETT or family == GOLDILOCKS:
+        prm.family = family
     else:
         prm.family = LAZY
     return prm
@@ -186,6 +250,11 @@ cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
         j0 += simd32_run(1, a, half, j0, j1, &t.fwd, t)
     else:
         j0 += simd64_run(1, a, half, j0, j1, &t.fwd, t)
+    if lane_t is uint32_t:
+        if runs_shoup31(t):
+            dif_run_shoup31(a + j0, a + half + j0, w + j0,
+                            <const uint32_t*>t.fwd.q + half + j0, j1 - j0, &t.mod)
+            return
     if t.family == LAZY:
         dif_run_lazy(a + j0, a + half + j0, w + j0,
                      <const lane_t*>t.fwd.q + half + j0, j1 - j0, &t.mod)
@@ -203,6 +272,11 @@ cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
         j0 += simd32_run(0, a, half, j0, j1, tw, t)
     else:
         j0 += simd64_run(0, a, half, j0, j1, tw, t)
+    if lane_t is uint32_t:
+        if runs_shoup31(t):
+            dit_run_shoup31(a + j0, a + half + j0, w + j0,
+                            <const uint32_t*>tw.q + half + j0, j1 - j0, &t.mod)
+            return
     if t.family == LAZY:
         dit_run_lazy(a + j0, a + half + j0, w + j0,
                      <const lane_t*>tw.q + half + j0, j1 - j0, &t.mod)

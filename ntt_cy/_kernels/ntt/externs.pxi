@@ -13,6 +13,7 @@ from ntt_cy._kernels.ntt.arith32 cimport add_mod32, sub_mod32, mont_mul32, barre
 from ntt_cy._kernels.ntt.arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
                               shoup_mul64, fold_once, shoup_mul32_wide, mod_wide64,
                               mod_any_wide64, max64)
+from ntt_cy._kernels.ntt.arith_goldilocks cimport goldilocks_mul64
 
 from ntt_cy._support.aligned cimport aligned_new
 from ntt_cy._support.openmp cimport check_threads

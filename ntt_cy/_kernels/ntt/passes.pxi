@@ -26,17 +26,21 @@ cdef inline Py_ssize_t simd_times(const lane_t* src, lane_t* dst, const Twiddles
 cdef void load_forward(const lane_t* src, lane_t* dst, Py_ssize_t lo, Py_ssize_t hi,
                        const Tables* t) noexcept nogil:
     # dst = src (cyclic) or src * psi^i (negacyclic); src may equal dst.  Out: [0, p)
-    # for exact families, [0, 2p) for LAZY (a valid DIF input).
+    # for exact families and uint32 SHOUP31 (runs_shoup31), [0, 2p) for LAZY (a valid
+    # DIF input).
     cdef Py_ssize_t i
     cdef const lane_t* tw = <const lane_t*>t.twist.w
     cdef const lane_t* twq = <const lane_t*>t.twist.q
+    cdef lane_t v, p = <lane_t>t.mod.p
+    cdef bint fold = lane_t is uint32_t and runs_shoup31(t)
     if tw == NULL:
         if src != dst:
             for i in range(lo, hi):
                 dst[i] = src[i]
     elif t.family == LAZY:
-        for i in range(simd_times(src, dst, &t.twist, lo, hi, t, False), hi):
-            dst[i] = mul_family(src[i], tw[i], twq[i], &t.mod, LAZY)
+        for i in range(simd_times(src, dst, &t.twist, lo, hi, t, fold), hi):
+            v = mul_family(src[i], tw[i], twq[i], &t.mod, LAZY)
+            dst[i] = v - p if fold and v >= p else v
     else:
         for i in range(simd_times(src, dst, &t.twist, lo, hi, t, False), hi):
             dst[i] = mul_family(src[i], tw[i], 0, &t.mod, t.family)

@@ -5,7 +5,7 @@ def pointwise_mul(const lane_t[:, ::1] a, const lane_t[:, ::1] b, lane_t[:, ::1]
                   dict modulus, uint64_t factor, int threads):
     """out = a * b * factor mod p element-wise (out may alias a or b).
 
-    a, b in [0, p) (on uint32 lanes with 4p < 2^32 also [0, 2p): the LAZY forward
+    a, b in [0, p) (on uint32 lanes with 4p <= 2^32 also [0, 2p): the LAZY forward
     with reduced=False; Montgomery needs only a*b < p*2^32); factor in [0, p);
     result in [0, p).  Odd p: two Montgomery
     products with the constant factor * R^2 mod p (vectorised where the build has
@@ -82,8 +82,10 @@ cdef void pointwise_inverse_rows(lane_t* pa, const lane_t* pb, Py_ssize_t rows, 
 cdef inline void product_for_dit(lane_t* a, const lane_t* b, Py_ssize_t count,
                                  const Tables* t, lane_t c) noexcept nogil:
     # a <- a b c' in place, as the next stage of the inverse (a DIT with t's family)
-    # takes it: Montgomery for odd p, and [0, 2p) left unfolded for LAZY.
-    pointwise_span(a, b, a, count, &t.mod, c, t.mod.p % 2 == 1, t.family == LAZY)
+    # takes it: Montgomery for odd p, and [0, 2p) left unfolded for LAZY (not SHOUP31,
+    # whose DIT takes [0, p)).
+    cdef bint lazy_out = t.family == LAZY and not (lane_t is uint32_t and runs_shoup31(t))
+    pointwise_span(a, b, a, count, &t.mod, c, t.mod.p % 2 == 1, lazy_out)
 
 
 cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize_t count,

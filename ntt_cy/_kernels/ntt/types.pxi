@@ -13,8 +13,14 @@
 # Families and the ranges they keep between stages (L = lane bits):
 #   MONTGOMERY  values in [0, p); twiddles stored as w*2^L mod p; p odd.
 #   BARRETT     values in [0, p); twiddles stored plainly.
+#   GOLDILOCKS  uint64 lanes, p = 2^64 - 2^32 + 1 only: values in [0, p); twiddles
+#               stored plainly; products reduced by goldilocks_reduce128
+#               (arith_goldilocks.pxd).
 #   LAZY        Harvey's butterflies with Shoup twiddles: forward keeps [0, 2p),
 #               inverse keeps [0, 4p), one correction at the end; needs 4p <= 2^L.
+#               uint32 lanes with 2^30 <= p < 2^31 (SHOUP31 in the C kernels,
+#               runs_shoup31): the same tables, values kept in [0, p) both ways
+#               (Shoup's [0, 2p) folded once, sums and differences mod p); p < 2^31.
 #
 # Work split: stages whose blocks are larger than a cache-sized chunk run one
 # stage at a time over the whole array (threads split each block's j range);
@@ -39,8 +45,10 @@ cdef extern from "simd/families.h":
         LAZY "NTT_LAZY"
         MONTGOMERY52 "NTT_MONTGOMERY52"
         MONTGOMERY64 "NTT_MONTGOMERY64"
+        GOLDILOCKS "NTT_GOLDILOCKS"
 
-FAMILY_CODES = {"montgomery": MONTGOMERY, "barrett": BARRETT, "lazy": LAZY}
+FAMILY_CODES = {"montgomery": MONTGOMERY, "barrett": BARRETT, "lazy": LAZY,
+                "goldilocks": GOLDILOCKS}
 
 cdef enum:
     # Elements per cache chunk: 256 KiB of uint32 / 512 KiB of uint64, within a core's L2

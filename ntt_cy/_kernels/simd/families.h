@@ -9,6 +9,16 @@
  *   NTT_BARRETT     values in [0, p); twiddles plain; any p < 2^L.
  *   NTT_LAZY        Harvey's butterflies with Shoup twiddles: DIF values in [0, 2p), DIT
  *                   values in [0, 4p), one correction at the end; needs 4p <= 2^L.
+ *   NTT_GOLDILOCKS  (uint64 lanes) p = 2^64 - 2^32 + 1 only: values in [0, p), twiddles
+ *                   plain; a product's 128 bits reduce with 2^64 = 2^32 - 1 and 2^96 = -1
+ *                   (mod p) by adds, subtractions and shifts (simd/ntt64/vector.h).
+ *   NTT_SHOUP31     (uint32 lanes) the LAZY tables for 2^30 <= p < 2^31, where [0, 4p)
+ *                   no longer fits: values in [0, p) in both directions, each Shoup
+ *                   product ([0, 2p), exact since 2p <= 2^32) folded once; sums and
+ *                   differences by one unsigned min (2p <= 2^32).  The vector bodies
+ *                   take it where the Cython kernels pass NTT_LAZY with such a p
+ *                   (ntt32_family); the scalar loops are ntt/butterflies.pxi's
+ *                   *_run_shoup31.
  *
  * The SIMD headers (simd/) and their names:
  *   select.h                  which vector ISA the build compiles for (NTT_CY_AVX512,
@@ -37,6 +47,7 @@
  */
 #ifndef NTT_CY_SIMD_FAMILIES_H
 #define NTT_CY_SIMD_FAMILIES_H
+#include <stdint.h>
 #include "simd/select.h"   /* the ISA the dispatch macros below serve */
 
 enum {
@@ -46,8 +57,22 @@ enum {
     /* The uint64 vector kernels tell MONTGOMERY's two radices apart: R = 2^52 (IFMA,
      * odd p < 2^52; the same code as NTT_MONTGOMERY) and R = 2^64. */
     NTT_MONTGOMERY52 = NTT_MONTGOMERY,
-    NTT_MONTGOMERY64 = 3
+    NTT_MONTGOMERY64 = 3,
+    NTT_SHOUP31 = 4,
+    NTT_GOLDILOCKS = 5
 };
+
+/* The one modulus NTT_GOLDILOCKS serves. */
+#define NTT_GOLDILOCKS_P UINT64_C(0xFFFFFFFF00000001)
+
+/* Families whose twiddles come with Shoup quotients (the LAZY tables). */
+#define NTT_SHOUP_TWIDDLES(family) ((family) == NTT_LAZY || (family) == NTT_SHOUP31)
+
+/* The uint32 vector bodies' family for the tables' `family` and p: LAZY's tables with
+ * 2^30 <= p < 2^31 run as NTT_SHOUP31. */
+static inline int ntt32_family(int family, uint32_t p) {
+    return family == NTT_LAZY && p >= (1u << 30) ? NTT_SHOUP31 : family;
+}
 
 #if defined(NTT_CY_AVX512) || defined(NTT_CY_AVX2)
 /* fn(forward, family, ...) with both as literals: one copy of fn's loop per pair, so
@@ -56,6 +81,9 @@ enum {
 #define NTT_BY_FAMILY(fn, forward, family, ...)                                         \
     ((family) == NTT_LAZY                                                              \
          ? ((forward) ? fn(1, NTT_LAZY, __VA_ARGS__) : fn(0, NTT_LAZY, __VA_ARGS__))   \
+     : (family) == NTT_SHOUP31                                                         \
+         ? ((forward) ? fn(1, NTT_SHOUP31, __VA_ARGS__)                                \
+                      : fn(0, NTT_SHOUP31, __VA_ARGS__))                               \
      : (family) == NTT_MONTGOMERY                                                      \
          ? ((forward) ? fn(1, NTT_MONTGOMERY, __VA_ARGS__)                             \
                       : fn(0, NTT_MONTGOMERY, __VA_ARGS__))                            \
@@ -75,6 +103,7 @@ enum {
     case NTT_LAZY: return fn(__VA_ARGS__, NTT_LAZY);                       \
     case NTT_MONTGOMERY64: return fn(__VA_ARGS__, NTT_MONTGOMERY64);       \
     case NTT_BARRETT: return fn(__VA_ARGS__, NTT_BARRETT);                 \
+    case NTT_GOLDILOCKS: return fn(__VA_ARGS__, NTT_GOLDILOCKS);           \
     NTT64_MONTGOMERY52_CASE(fn, __VA_ARGS__)                               \
     default: return 0;                                                     \
     }

@@ -139,6 +139,7 @@ static inline int bitrev32_inplace_dif_tail(uint32_t *a, int bits, const uint32_
                                             const uint32_t *tw, const uint32_t *twq,
                                             uint32_t p, uint32_t pinv, uint64_t mu,
                                             int family) {
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(bitrev32_edge_walk, 1, family, 1, NULL, a, bits, rev, m0, m1,
                          fold_p, tw, twq, p, pinv, mu, NULL);
 }
@@ -150,6 +151,7 @@ static inline int bitrev32_copy_dit_head(const uint32_t *src, uint32_t *dst, int
                                          const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                          uint32_t pinv, uint64_t mu, int family,
                                          uint64_t *max_seen) {
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(bitrev32_edge_walk, 0, family, 0, src, dst, bits, rev, m0, m1, 0,
                          tw, twq, p, pinv, mu, max_seen);
 }
@@ -159,6 +161,7 @@ static inline int bitrev32_inplace_dit_head(uint32_t *a, int bits, const uint32_
                                             size_t m0, size_t m1, const uint32_t *tw,
                                             const uint32_t *twq, uint32_t p, uint32_t pinv,
                                             uint64_t mu, int family) {
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(bitrev32_edge_walk, 0, family, 1, NULL, a, bits, rev, m0, m1, 0,
                          tw, twq, p, pinv, mu, NULL);
 }

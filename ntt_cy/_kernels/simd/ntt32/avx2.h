@@ -94,7 +94,7 @@ NTT_INLINE int avx2_u32_small_stages(int forward, int family, uint32_t *a, size_
                                      const uint32_t *tw, const uint32_t *twq,
                                      uint32_t p, uint32_t pinv, uint64_t mu) {
     vec_u32_mod m = vec_u32_modulus(p, pinv, mu, family);
-    int lazy = family == NTT_LAZY;
+    int lazy = NTT_SHOUP_TWIDDLES(family);
     vec_u32_twiddle t[4];
     if (size < 16 || (size & 15))
         return 0;
@@ -152,7 +152,7 @@ typedef struct {
 NTT_INLINE void avx2_u32_edge_twiddles_load(avx2_u32_edge_twiddles *d, const uint32_t *tw,
                                             const uint32_t *twq, uint32_t p, uint32_t pinv,
                                             uint64_t mu, int family) {
-    int lazy = family == NTT_LAZY;
+    int lazy = NTT_SHOUP_TWIDDLES(family);
     d->m = vec_u32_modulus(p, pinv, mu, family);
     const uint32_t *q = lazy ? twq : tw;
     d->t8 = vec_u32_twiddle_of(_mm256_loadu_si256((const __m256i *)(tw + 8)),

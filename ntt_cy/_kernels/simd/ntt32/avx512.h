@@ -101,7 +101,7 @@ NTT_INLINE int avx512_u32_small_stages(int forward, int family, uint32_t *a, siz
     if (size < 32 || (size & 31))
         return 0;
     vec_u32_mod m = vec_u32_modulus(p, pinv, mu, family);
-    int lazy = family == NTT_LAZY;
+    int lazy = NTT_SHOUP_TWIDDLES(family);
     avx512_u32_small_stage st[4];
     __m512i next_x[4], next_y[4];
     for (int k = 0; k < 4; k++) /* in execution order: h = 8, 4, 2, 1 forward, reversed inverse */
@@ -166,7 +166,7 @@ typedef struct {
 NTT_INLINE void avx512_u32_edge_twiddles_load(avx512_u32_edge_twiddles *d, const uint32_t *tw,
                                               const uint32_t *twq, uint32_t p, uint32_t pinv,
                                               uint64_t mu, int family) {
-    const uint32_t *q = family == NTT_LAZY ? twq : tw;
+    const uint32_t *q = NTT_SHOUP_TWIDDLES(family) ? twq : tw;
     d->m = vec_u32_modulus(p, pinv, mu, family);
     for (int k = 1; k < 16; k++)
         d->t[k] = vec_u32_twiddle_splat(tw[k], q[k]);

@@ -25,6 +25,7 @@
 static inline size_t ntt32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                const uint32_t *wq, size_t count, uint32_t p, uint32_t pinv,
                                uint64_t mu, int family) {
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(vec_u32_run, forward, family, 0, x, y, x, y, w, wq, count, p, pinv,
                          mu, NULL);
 }
@@ -34,6 +35,7 @@ static inline size_t ntt32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
                                    const uint32_t *sy, const uint32_t *w, const uint32_t *wq,
                                    size_t count, uint32_t p, uint32_t pinv, uint64_t mu,
                                    int family, uint64_t *max_seen) {
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(vec_u32_run, 1, family, 1, x, y, sx, sy, w, wq, count, p, pinv, mu,
                          max_seen);
 }
@@ -42,6 +44,7 @@ static inline size_t ntt32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
 static inline size_t ntt32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
                                 const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                 uint32_t pinv, uint64_t mu, int family) {
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(vec_u32_run4, forward, family, 0, a, a, h, j0, j1, tw, twq, p, pinv,
                          mu, NULL);
 }
@@ -51,6 +54,7 @@ static inline size_t ntt32_run4_src(uint32_t *a, const uint32_t *src, size_t h, 
                                     size_t j1, const uint32_t *tw, const uint32_t *twq,
                                     uint32_t p, uint32_t pinv, uint64_t mu, int family,
                                     uint64_t *max_seen) {
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(vec_u32_run4, 1, family, 1, a, src, h, j0, j1, tw, twq, p, pinv, mu,
                          max_seen);
 }
@@ -61,6 +65,7 @@ static inline size_t ntt32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t 
                                        size_t n_src, const uint32_t *tw, const uint32_t *twq,
                                        uint32_t p, uint32_t pinv, uint64_t mu, int family,
                                        int reduce_src, uint64_t *max_seen) {
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(vec_u32_run4_padded, 1, family, a, h, j0, j1, src32, src64, n_src,
                          tw, twq, p, pinv, mu, reduce_src, max_seen);
 }
@@ -70,6 +75,7 @@ static inline size_t ntt32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t 
 static inline int ntt32_small_stages(int forward, uint32_t *a, size_t size, const uint32_t *tw,
                                      const uint32_t *twq, uint32_t p, uint32_t pinv,
                                      uint64_t mu, int family) {
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(VEC_ISA(u32_small_stages), forward, family, a, size, tw, twq, p,
                          pinv, mu);
 }
@@ -79,6 +85,7 @@ static inline int ntt32_small_stages(int forward, uint32_t *a, size_t size, cons
 static inline int ntt32_small_stages_tiled(int forward, uint32_t *a, size_t size,
                                            const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                            uint32_t pinv, uint64_t mu, int family) {
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(VEC_ISA(u32_small_stages_tiled), forward, family, a, size, tw, twq,
                          p, pinv, mu);
 }
@@ -89,6 +96,7 @@ static inline size_t ntt32_times(const uint32_t *src, uint32_t *dst, const uint3
                                  const uint32_t *wq, size_t count, uint32_t p, uint32_t pinv,
                                  uint64_t mu, int family, int fold) {
 #if defined(NTT_CY_AVX512)
+    family = ntt32_family(family, p);
     return NTT_BY_FAMILY(vec_u32_twist, 1, family, src, dst, w, wq, count, p, pinv, mu, fold);
 #else
     (void)src; (void)dst; (void)w; (void)wq; (void)count; (void)p; (void)pinv; (void)mu;

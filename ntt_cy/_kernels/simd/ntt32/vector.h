@@ -9,6 +9,8 @@
  *   LAZY DIF  in/out [0, 2p);  LAZY DIT in/out [0, 4p);  needs 4p <= 2^32.
  *   MONTGOMERY in/out [0, p); twiddles w*2^32 mod p; p odd < 2^32.
  *   BARRETT    in/out [0, p); twiddles plain; mu = floor(2^64 / p); any p < 2^32.
+ *   SHOUP31    in/out [0, p); LAZY's Shoup twiddles; 2^30 <= p < 2^31 (see
+ *              simd/families.h): the DIF's u - v + p lies in (0, 2p), below 2^32.
  * Reference: D. Harvey, "Faster arithmetic for number-theoretic transforms",
  * J. Symbolic Comput. 60 (2014).
  */
@@ -142,15 +144,18 @@ NTT_INLINE vec_t vec_u32_reduce64(vec_t x, vec_t high, vec_t c, vec_t cq, vec_t 
     return vec_fold_u32(vec_add_u32(t, vec_u32_reduce(x, one_q, p)), p);
 }
 
-/* a * w as the butterflies need it: LAZY (Shoup, a < 2^32) -> [0, 2p); MONTGOMERY and
- * BARRETT (a < p) -> [0, p).  one (a literal at every call): the twiddle is 1 (the
- * stage h = 1, and the edge stages' butterflies on c mod h = 0): no product, only the
- * range: LAZY a < 4p folds to [0, 2p) as Shoup would leave it, the exact families keep
+/* a * w as the butterflies need it: LAZY (Shoup, a < 2^32) -> [0, 2p); SHOUP31 (Shoup
+ * then a fold, a < 2^32) -> [0, p); MONTGOMERY and BARRETT (a < p) -> [0, p).  one (a
+ * literal at every call): the twiddle is 1 (the stage h = 1, and the edge stages'
+ * butterflies on c mod h = 0): no product, only the range: LAZY a < 4p folds to
+ * [0, 2p) as Shoup would leave it, SHOUP31 a < 2p to [0, p), the exact families keep
  * a; the value mod p is the same either way. */
 NTT_INLINE vec_t vec_u32_times(vec_t a, const vec_u32_twiddle *t, const vec_u32_mod *m,
                                int one) {
     if (m->family == NTT_LAZY)
         return one ? vec_fold_u32(a, m->two_p) : vec_u32_shoup(a, t, m->p);
+    if (m->family == NTT_SHOUP31)   /* a < 2p (one) or < 2^32 -> [0, p) */
+        return vec_fold_u32(one ? a : vec_u32_shoup(a, t, m->p), m->p);
     if (one)
         return a;
     return m->family == NTT_BARRETT ? vec_u32_barrett(a, t->w, m)
@@ -159,7 +164,7 @@ NTT_INLINE vec_t vec_u32_times(vec_t a, const vec_u32_twiddle *t, const vec_u32_
 
 /* One butterfly on every lane.  DIF (forward): (u, v) -> (u + v, (u - v) w); DIT:
  * (u, v) -> (u + v w, u - v w).  LAZY keeps DIF values in [0, 2p), DIT in [0, 4p);
- * the exact families [0, p).  one: see vec_u32_times. */
+ * the exact families and SHOUP31 [0, p).  one: see vec_u32_times. */
 NTT_INLINE void vec_u32_butterfly(int forward, vec_t *u, vec_t *v, const vec_u32_twiddle *t,
                                   const vec_u32_mod *m, int one) {
     if (m->family == NTT_LAZY) {
@@ -172,6 +177,18 @@ NTT_INLINE void vec_u32_butterfly(int forward, vec_t *u, vec_t *v, const vec_u32
             vec_t y = vec_u32_times(*v, t, m, one);
             *u = vec_add_u32(x, y);
             *v = vec_add_u32(vec_sub_u32(x, y), m->two_p);
+        }
+    } else if (m->family == NTT_SHOUP31) {
+        /* p < 2^31: u + v < 2p folds by one min; DIF: u - v + p in (0, 2p) goes to the
+         * product unfolded (a valid Shoup input; vec_u32_times folds what it returns) */
+        if (forward) {
+            vec_t d = vec_add_u32(vec_sub_u32(*u, *v), m->p);
+            *u = vec_fold_u32(vec_add_u32(*u, *v), m->p);
+            *v = vec_u32_times(d, t, m, one);
+        } else {
+            vec_t y = vec_u32_times(*v, t, m, one);
+            *v = vec_sub_mod_u32(*u, y, m->p, 1);
+            *u = vec_fold_u32(vec_add_u32(*u, y), m->p);
         }
     } else if (forward) {
         vec_t d = vec_sub_mod_u32(*u, *v, m->p, m->narrow);
@@ -212,7 +229,7 @@ NTT_INLINE size_t vec_u32_run(int forward, int family, int from_src, uint32_t *x
     for (j = 0; j < done; j += VEC_U32_LANES) {
         vec_t u = vec_load((from_src ? sx : x) + j);
         vec_t v = vec_load((from_src ? sy : y) + j);
-        vec_u32_twiddle t = vec_u32_twiddle_at(w, wq, j, family == NTT_LAZY);
+        vec_u32_twiddle t = vec_u32_twiddle_at(w, wq, j, NTT_SHOUP_TWIDDLES(family));
         if (from_src)
             top = vec_max_u32(top, vec_max_u32(u, v));
         vec_u32_butterfly(forward, &u, &v, &t, &m, 0);
@@ -271,7 +288,8 @@ NTT_INLINE size_t vec_u32_run4(int forward, int family, int from_src, uint32_t *
         vec_t x2 = vec_load(in + j + h), x3 = vec_load(in + j + h + q);
         if (from_src)
             top = vec_max_u32(top, vec_max_u32(vec_max_u32(x0, x1), vec_max_u32(x2, x3)));
-        vec_u32_radix4(forward, a, h, j, x0, x1, x2, x3, tw, twq, &m, family == NTT_LAZY);
+        vec_u32_radix4(forward, a, h, j, x0, x1, x2, x3, tw, twq, &m,
+                       NTT_SHOUP_TWIDDLES(family));
     }
     if (from_src)
         vec_u32_max_seen(top, max_seen);
@@ -333,7 +351,7 @@ NTT_INLINE size_t vec_u32_run4_padded(int forward, int family, uint32_t *a, size
             x1 = vec_u32_reduce64(x1, high1, vc, cq, one_q, m.p);
         }
         vec_u32_radix4(1, a, h, j, x0, x1, vec_zero(), vec_zero(), tw, twq, &m,
-                       family == NTT_LAZY);
+                       NTT_SHOUP_TWIDDLES(family));
     }
     seen = src32 ? vec_max_lane_u32(top) : vec_max_lane_u64(top);
     raise_max_seen(seen, max_seen);
@@ -350,7 +368,7 @@ NTT_INLINE size_t vec_u32_twist(int forward, int family, const uint32_t *src, ui
     size_t i, done = count - count % VEC_U32_LANES;
     (void)forward;
     for (i = 0; i < done; i += VEC_U32_LANES) {
-        vec_u32_twiddle t = vec_u32_twiddle_at(w, wq, i, family == NTT_LAZY);
+        vec_u32_twiddle t = vec_u32_twiddle_at(w, wq, i, NTT_SHOUP_TWIDDLES(family));
         vec_t x = vec_u32_times(vec_load(src + i), &t, &m, 0);
         if (fold && family == NTT_LAZY)
             x = vec_fold_u32(x, m.p);

@@ -8,7 +8,7 @@
  *   LAZY (Harvey, Shoup twiddles with 64-bit quotients): DIF [0, 2p), DIT [0, 4p),
  *     4p <= 2^64.
  *   MONTGOMERY64 (R = 2^64, odd p), MONTGOMERY52 (R = 2^52, odd p < 2^52), BARRETT (any
- *     p < 2^64): [0, p).
+ *     p < 2^64), GOLDILOCKS (p = 2^64 - 2^32 + 1, plain twiddles): [0, p).
  * The ISA headers add what differs: the stages at the bit-reversed end
  * (simd/ntt64/avx512_ifma.h, simd/ntt64/avx2.h) and AVX2's double-precision LAZY
  * kernels.
@@ -102,6 +102,32 @@ NTT_INLINE vec_t vec_u64_barrett(vec_t a, vec_t b, const vec_u64_mod *m) {
     return vec_srl_u64(r, m->shift);
 }
 
+/* GOLDILOCKS, as goldilocks_reduce128 lane for lane: (hi 2^64 + lo) mod p in [0, p) for
+ * p = 2^64 - 2^32 + 1 and any hi, lo < 2^64.  With E = 2^32 - 1 = 2^64 mod p and
+ * hi = hh 2^32 + hl (hh, hl < 2^32), 2^96 = -1 gives hi 2^64 + lo = lo - hh + hl E:
+ *   t0 = lo - hh; a borrow left t0 + 2^64 = t0 + E too much, so t0 -= E (t0 was
+ *     >= 2^64 - 2^32 + 1 then: no new borrow);
+ *   t1 = hl E = (hl << 32) - hl < 2^64;
+ *   t2 = t0 + t1; a carry dropped 2^64 = E, so t2 += E (t2 <= 2^64 - 2^33 then: no new
+ *     carry);
+ * t2 < 2^64 < 2p is congruent to the input: one conditional subtraction of p. */
+NTT_INLINE vec_t vec_u64_goldilocks_reduce(vec_t hi, vec_t lo, const vec_u64_mod *m) {
+    const vec_t eps = vec_set1_u64(0xffffffffu);
+    vec_t hh = vec_shr32_u64(hi);
+    /* - E = p mod 2^64 */
+    vec_t t0 = vec_add_if_below_u64(vec_sub_u64(lo, hh), lo, hh, m->p);
+    vec_t t1 = vec_sub_u64(vec_shl32_u64(hi), vec_and(hi, eps));
+    vec_t t2 = vec_add_u64(t0, t1);
+    t2 = vec_add_if_below_u64(t2, t2, t1, eps);
+    return vec_sub_unless_below_u64(t2, t2, m->p, m->p);
+}
+
+/* a w mod p in [0, p) for a, w < 2^64, p = 2^64 - 2^32 + 1. */
+NTT_INLINE vec_t vec_u64_goldilocks(vec_t a, vec_t w, const vec_u64_mod *m) {
+    vec_t lo, hi = vec_u64_mul_wide(a, w, &lo);
+    return vec_u64_goldilocks_reduce(hi, lo, m);
+}
+
 /* a, b in [0, p) -> (a + b) mod p, (a - b) mod p.  Any p < 2^64: a - (p - b), no
  * 65-bit sum.  For p < 2^52 (MONTGOMERY52) the sum stays far below 2^64 and one
  * minimum does it, a uop less. */
@@ -129,6 +155,7 @@ NTT_INLINE vec_t vec_u64_times(vec_t a, vec_t w, vec_t wq, const vec_u64_mod *m,
     case -1: return m->family == NTT_LAZY ? vec_fold_u64(a, m->two_p) : a;
     case NTT_LAZY: return vec_u64_shoup(a, w, wq, m);
     case NTT_BARRETT: return vec_u64_barrett(a, w, m);
+    case NTT_GOLDILOCKS: return vec_u64_goldilocks(a, w, m);
 #if defined(NTT_CY_AVX512_IFMA)
     case NTT_MONTGOMERY52: return avx512_u64_mont52(a, w, m->p, m->pinv);
 #endif
