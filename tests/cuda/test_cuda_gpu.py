@@ -8,19 +8,14 @@ On a GPU machine without internet, install PyCUDA from the folder tools/gpu_whee
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import ntt_cy.cuda as nc  # noqa: E402
-from ntt_cy.cuda import _driver  # noqa: E402
-import ntt_oracle as reference  # noqa: E402
-from ntt_cy.primes import ntt_primes  # noqa: E402
+import ntt_cy.cuda as nc
+from ntt_cy.cuda import _driver
+import ntt_oracle as reference
+from ntt_cy.primes import ntt_primes
 
 GOLDILOCKS = (1 << 64) - (1 << 32) + 1
 P62 = ntt_primes(62, 20, 1)[0]

@@ -22,25 +22,22 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from ntt_cy.cuda import build  # noqa: E402
-import ntt_oracle as reference  # noqa: E402
-from ntt_cy.cuda import _validate  # noqa: E402
-from ntt_cy.cuda.abi import CRT_ARGS, NTT_ARGS, kernel_names  # noqa: E402
-from ntt_cy.cuda.engine import RangeFlag, TransformEngine  # noqa: E402
-from ntt_cy.cuda.modconst import LaneModulus, barrett_mu, mod64_constants  # noqa: E402
-from ntt_cy.cuda.plan import NTTPlan  # noqa: E402
-from ntt_cy.cuda.poly import crt_plan, polymul  # noqa: E402
-from ntt_cy.cuda.schedule import (  # noqa: E402
+from ntt_cy.cuda import build
+import ntt_oracle as reference
+from ntt_cy.cuda import _validate
+from ntt_cy.cuda.abi import CRT_ARGS, NTT_ARGS, kernel_names
+from ntt_cy.cuda.engine import RangeFlag, TransformEngine
+from ntt_cy.cuda.modconst import LaneModulus, barrett_mu, mod64_constants
+from ntt_cy.cuda.plan import NTTPlan
+from ntt_cy.cuda.poly import crt_plan, polymul
+from ntt_cy.cuda.schedule import (
     DEFAULT_GEOMETRY,
     Geometry,
     TransformSpec,
     stage_passes,
     twiddle_launches,
 )
-from ntt_cy.primes import is_prime, ntt_primes, root_of_unity  # noqa: E402
+from ntt_cy.primes import is_prime, ntt_primes, root_of_unity
 
 CUDA_DIR = ROOT / "ntt_cy" / "cuda"
 HARNESS_SRC = Path(__file__).resolve().parent / "host_harness.cpp"
