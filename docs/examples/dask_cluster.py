@@ -4,6 +4,7 @@ products (an NTT prime and 10^9 + 7), each checked against the in-memory result.
     python docs/examples/dask_cluster.py [--address tcp://scheduler:8786] [--log2n 24]
 """
 import argparse
+import logging
 import time
 
 import dask.array as da
@@ -23,8 +24,10 @@ def main():
     if args.address:
         client = Client(args.address)
     else:
+        # (silence_logs: the workers' own log lines, e.g. the p2p rechunk's notes, from
+        # errors up only; a task's exception still reaches this process)
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=None, silence_logs=logging.ERROR)
         client = Client(cluster)
 
     q = 469762049                                   # 2^26 | q - 1
