@@ -5,7 +5,7 @@ Development).  Tests elsewhere set their own
 max_examples and keep them under every profile."""
 from hypothesis import HealthCheck, settings
 
-# Fuzz tests in tests/fuzz: 6 test functions (each example one call or a few).
+# Fuzz tests in tests/fuzz: 5 test functions (each example one call or a few).
 settings.register_profile("ci", max_examples=600, derandomize=True, deadline=None,
                           print_blob=True, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("long", max_examples=20_000, deadline=None, print_blob=True,
