@@ -7,7 +7,7 @@ per setting, each in a fresh process:
     python asv_bench/scripts/openmp_wait.py                           # ntt_cy's default
     OMP_WAIT_POLICY=passive python asv_bench/scripts/openmp_wait.py
 
-idle, or beside a busy process in another terminal session (`setsid python3 -c "while
+idle, or beside a busy process started from another terminal (`setsid python3 -c "while
 True: pass" &`) or in the same one (without setsid).  Prints medians in ms: ntt 2^14 with
 workers=2, ntt 2^17 with workers=1 and 2, polymul 2^17 mod 998244353 with workers=1 and
 2, polymul 2^17 mod 10^9 + 7 (CRT) with workers=2.

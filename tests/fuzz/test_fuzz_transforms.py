@@ -27,6 +27,18 @@ BAD_LENGTHS = st.sampled_from([0, 3, 12, 5])
 BAD_N = st.sampled_from([0, -4, 3, 12, 4.0, True, "8"])
 
 
+
+def root_order(q, kind, N, faults):
+    """The order of root a transform of length N needs (2N negacyclic), or None: q or N
+    unknown, or q without a root of that order (then a fault is noted)."""
+    if q is None or N is None:
+        return None
+    order = 2 * N if kind == "negacyclic" else N
+    if (q - 1) % order:
+        faults.add(ValueError, "no root of that order")
+        return None
+    return order
+
 @st.composite
 def lengths(draw, p, kind=None):
     """A transform length for modulus p (any argument): mostly a power of two up to 64
@@ -211,12 +223,7 @@ def test_ntt_and_intt(data, inverse):
         faults.add(ValueError, "n not a power of two")
     else:
         N = int(n)
-    order = None
-    if q is not None and kind_ok and N is not None:
-        order = 2 * N if kind == "negacyclic" else N
-        if (q - 1) % order:
-            faults.add(ValueError, "no root of that order")
-            order = None
+    order = root_order(q, kind, N, faults) if kind_ok else None
     root = draw(roots(q, order))
     root_faults(root, q, order, faults)
     fit = None
@@ -285,12 +292,7 @@ def test_plans(data, inverse):
         made.add(ValueError, "n not a power of two >= 1")
     else:
         N = int(n)
-    order = None
-    if q is not None and kind_ok and N is not None:
-        order = 2 * N if kind == "negacyclic" else N
-        if (q - 1) % order:
-            made.add(ValueError, "no root of that order")
-            order = None
+    order = root_order(q, kind, N, made) if kind_ok else None
     reduction_faults(reduction, q, lanes, made)
     root = draw(roots(q, order))
     root_faults(root, q, order, made)
