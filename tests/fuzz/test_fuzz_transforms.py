@@ -27,7 +27,6 @@ BAD_LENGTHS = st.sampled_from([0, 3, 12, 5])
 BAD_N = st.sampled_from([0, -4, 3, 12, 4.0, True, "8"])
 
 
-
 def root_order(q, kind, N, faults):
     """The order of root a transform of length N needs (2N negacyclic), or None: q or N
     unknown, or q without a root of that order (then a fault is noted)."""
@@ -38,6 +37,7 @@ def root_order(q, kind, N, faults):
         faults.add(ValueError, "no root of that order")
         return None
     return order
+
 
 @st.composite
 def lengths(draw, p, kind=None):
