@@ -15,6 +15,21 @@ BUDGET_S = 4.0
 THREADS = 8
 
 
+def run_threads(run):
+    """run(seed) in THREADS threads at once, switching every microsecond (so that
+    threads interleave between any two bytecodes)."""
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=run, args=(seed,)) for seed in range(THREADS)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(previous)
+
+
 def test_concurrent_single_row_products_fill_and_evict_the_cache():
     # Random lengths up to 200 make ~40,000 keys for 128 prepared products: nearly every
     # call prepares one and evicts another, while the 1 us switch interval lets threads
@@ -38,16 +53,7 @@ def test_concurrent_single_row_products_fill_and_evict_the_cache():
                 wrong.append((na, nb))
             calls[0] += 1
 
-    previous = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=run, args=(seed,)) for seed in range(THREADS)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        sys.setswitchinterval(previous)
+    run_threads(run)
     assert not errors, f"{len(errors)} error(s) in {calls[0]} calls, first: {errors[0]}"
     assert not wrong, f"wrong products for lengths {wrong[:5]}"
     assert calls[0] > 1000   # the threads did run
@@ -77,16 +83,7 @@ def test_concurrent_one_row_transforms_fill_and_evict_the_tables_cache():
                 wrong.append((p, n, kind))
             calls[0] += 1
 
-    previous = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=run, args=(seed,)) for seed in range(THREADS)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        sys.setswitchinterval(previous)
+    run_threads(run)
     assert not errors, f"{len(errors)} error(s) in {calls[0]} calls, first: {errors[0]}"
     assert not wrong, f"wrong transforms for {wrong[:5]}"
     assert calls[0] > 1000   # the threads did run
