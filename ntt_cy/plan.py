@@ -186,6 +186,9 @@ class NTTPlan:
         self._modulus = modulus_constants(p, self.dtype,
                                           _ntt.montgomery_bits(p, self.dtype.itemsize))
         self._tables: dict[str, Any] = {}
+        # The tables of the plan's own family once built, for n < PARALLEL_MIN_ELEMENTS:
+        # forward / inverse then try the compiled one-row call (_ntt.plan_row_call) first
+        self._row_tables: Any = None
         self._lock = threading.Lock()
 
     def _parameters(self) -> tuple[int, int, str, str, str, int]:
@@ -236,6 +239,8 @@ class NTTPlan:
                 if t is None:
                     t = self._build_tables(family)
                     self._tables[family] = t
+                    if family == self.reduction and self.n < PARALLEL_MIN_ELEMENTS:
+                        self._row_tables = t
         return t
 
     def _powers(self, base: int, start: int, count: int) -> npt.NDArray[Any]:
@@ -337,6 +342,10 @@ class NTTPlan:
         >>> plan([1, 2, 3, 4]).tolist()   # calling a plan is forward
         [10, 6, 15, 7]
         """
+        if self._row_tables is not None and reduction is None:
+            result = self._row_call(a, axis, out, workers, bit_reversed, True, assume_reduced)
+            if result is not None:
+                return result
         trusted = assume_reduced is not False and _checks.check_flag(assume_reduced,
                                                                      "assume_reduced")
         return self._transform(a, axis, out, workers, reduction, bit_reversed, True,
@@ -389,12 +398,28 @@ class NTTPlan:
         >>> plan.inverse(plan.forward([1, 2, 3, 4], bit_reversed=True), bit_reversed=True).tolist()
         [1, 2, 3, 4]
         """
+        if self._row_tables is not None and reduction is None:
+            result = self._row_call(a, axis, out, workers, bit_reversed, False, assume_reduced)
+            if result is not None:
+                return result
         trusted = assume_reduced is not False and _checks.check_flag(assume_reduced,
                                                                      "assume_reduced")
         return self._transform(a, axis, out, workers, reduction, bit_reversed, False,
                                assume_reduced=trusted)
 
     __call__ = forward
+
+    def _row_call(self, a: object, axis: object, out: object, workers: Integer | None,
+                  bit_reversed: object, is_forward: bool, assume_reduced: object
+                  ) -> IntegerArray | None:
+        """forward / inverse of one small row in the plan's family in one compiled call
+        (_ntt.plan_row_call reads the arguments' headers), or None for _transform, which
+        checks everything and raises."""
+        if workers is not None:
+            check_workers(workers)   # (one thread whatever it says, as _transform)
+        result: IntegerArray | None = _ntt.plan_row_call(
+            a, out, self._row_tables, is_forward, bit_reversed, assume_reduced, axis)
+        return result
 
     def _family(self, reduction: Reduction | None) -> str:
         if reduction is None:
@@ -560,6 +585,30 @@ def plan_from_parameters(cls: Callable[..., _Plan], n: int, p: int, dtype_name: 
     """A plan of class `cls` (this module's NTTPlan, ntt_cy.cuda's, or a subclass) from
     the parameters its __reduce__ gives: how plans are pickled and copied."""
     return cls(n, p, dtype=np.dtype(dtype_name), kind=kind, reduction=reduction, root=root)
+
+
+# ntt / intt's compiled one-row call (_ntt.cached_row_call): (n, p, kind) -> the
+# tables of cached_plan(n, p, None, kind, None) in its own family, kept once a call of
+# the general one-row route has built them (remember_row_tables), at most
+# ROW_TABLES_LIMIT, the oldest dropped first.  Lookups take no lock (one dict access
+# is atomic); changes of size are made under _row_tables_lock (finding the oldest key
+# iterates the dict, which another thread's insertion would invalidate).
+ROW_TABLES_LIMIT = 64
+row_tables_by_key: dict[tuple[int, int, str], Any] = {}
+_row_tables_lock = threading.Lock()
+
+
+def remember_row_tables(plan: NTTPlan, kind: str) -> None:
+    """Keep plan's one-row tables (once built) for ntt / intt's compiled call; plan is
+    cached_plan(plan.n, plan.p, None, kind, None)."""
+    tables = plan._row_tables
+    key = (plan.n, plan.p, kind)
+    if tables is None or row_tables_by_key.get(key) is tables:
+        return
+    with _row_tables_lock:
+        while len(row_tables_by_key) >= ROW_TABLES_LIMIT:
+            del row_tables_by_key[next(iter(row_tables_by_key))]
+        row_tables_by_key[key] = tables
 
 
 @lru_cache(maxsize=64)

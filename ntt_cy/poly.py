@@ -4,7 +4,7 @@ The door of every product: the arguments are checked and the operands converted 
 once; ntt_cy/_routing.py then picks the route (schoolbook, transforms modulo m itself,
 multi-prime CRT; its notes list them) and ntt_cy/_products.py runs it.  A small 1-D
 product goes first to the product prepared for its shape (ntt_cy/_single_row.py), in one
-compiled call.
+compiled call: found by one compiled lookup once prepared (_ntt.cached_product_call).
 """
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels.crt import wide as _wide
 from ntt_cy._products import peak_bytes, run_route
 from ntt_cy._routing import product_route
-from ntt_cy._single_row import single_row_product
+from ntt_cy._single_row import prepared_products, single_row_product
 from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, check_flag,
                                     check_out_array, check_poly_kind, check_residue_out,
                                     integers_to_lanes, single_row_operand, unsigned_view)
@@ -123,6 +124,13 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
     >>> out.tolist()
     [[1, 2, 1], [1, 3, 2]]
     """
+    if type(backend) is str and backend == "cpu":   # a small product prepared before
+        if workers is not None:
+            check_workers(workers)
+        result = _ntt.cached_product_call(a, b, modulus, kind, prepared_products,
+                                          assume_reduced)
+        if result is not None:
+            return result if out is None else _deliver(result, out, modulus)
     if check_backend(backend) == "cuda":
         from ntt_cy import cuda
 

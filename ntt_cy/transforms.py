@@ -10,7 +10,9 @@ from ntt_cy._support import checks as _checks
 from ntt_cy._support.checks import check_backend
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers
 from ntt_cy._typing import Backend, Integer, IntegerArray, Kind, Reduction
-from ntt_cy.plan import NTTPlan, cached_plan, get_plan, single_row_transform
+from ntt_cy._kernels import active as _ntt
+from ntt_cy.plan import (NTTPlan, cached_plan, get_plan, remember_row_tables, row_tables_by_key,
+                          single_row_transform)
 
 
 __all__ = ["ntt", "intt"]
@@ -67,7 +69,26 @@ def _single_row(a: npt.ArrayLike, p: Integer, axis: Integer, kind: Kind, reducti
         plan = cached_plan(a.shape[0], p, None, kind, None)
     except (ValueError, TypeError):
         return None   # the general route raises it, after its checks of `a`
-    return single_row_transform(plan, a, axis, reduction, workers, is_forward, not trusted)
+    result = single_row_transform(plan, a, axis, reduction, workers, is_forward, not trusted)
+    if result is not None and reduction == "auto":
+        remember_row_tables(plan, kind)   # (the next such call: cached_row_call)
+    return result
+
+
+def _row_call(a: npt.ArrayLike, p: Integer, axis: Integer, out: IntegerArray | None,
+              workers: Integer | None, kind: Kind, reduction: Reduction, is_forward: bool,
+              assume_reduced: object) -> IntegerArray | None:
+    """ntt / intt of a small 1-D ndarray whose default plan's tables a call of
+    _single_row has kept (plan.row_tables_by_key), in one compiled call
+    (_ntt.cached_row_call reads the arguments' headers), or None for the routes below,
+    which check everything and raise."""
+    if type(reduction) is not str or reduction != "auto":
+        return None
+    if workers is not None:
+        check_workers(workers)   # (one thread whatever it says, as the general route)
+    result: IntegerArray | None = _ntt.cached_row_call(
+        a, p, kind, row_tables_by_key, is_forward, out, assume_reduced, axis)
+    return result
 
 
 def _transform(a: npt.ArrayLike, p: Integer, n: Integer | None, axis: Integer,
@@ -195,6 +216,10 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
     >>> ntt_cy.intt(a, 998244353).tolist()
     [[0, 1, 2, 3], [4, 5, 6, 7]]
     """
+    if n is None and dtype is None and root is None and backend == "cpu":
+        result = _row_call(a, p, axis, out, workers, kind, reduction, True, assume_reduced)
+        if result is not None:
+            return result
     trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
     if n is None and out is None and dtype is None and root is None and backend == "cpu":
         result = _single_row(a, p, axis, kind, reduction, workers, True, trusted)
@@ -270,6 +295,10 @@ def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Intege
     >>> ntt_cy.intt(ntt_cy.ntt([5, 0, 1, 9], 17, kind="negacyclic"), 17, kind="negacyclic")
     array([5, 0, 1, 9], dtype=uint32)
     """
+    if n is None and dtype is None and root is None and backend == "cpu":
+        result = _row_call(a, p, axis, out, workers, kind, reduction, False, assume_reduced)
+        if result is not None:
+            return result
     trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
     if n is None and out is None and dtype is None and root is None and backend == "cpu":
         result = _single_row(a, p, axis, kind, reduction, workers, False, trusted)

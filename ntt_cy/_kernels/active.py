@@ -12,6 +12,9 @@ TransformTables = kernels.TransformTables
 forward = kernels.forward
 forward_padded = kernels.forward_padded
 transform_row = kernels.transform_row
+plan_row_call = kernels.plan_row_call
+cached_row_call = kernels.cached_row_call
+cached_product_call = kernels.cached_product_call
 inverse = kernels.inverse
 pointwise_mul = kernels.pointwise_mul
 pointwise_inverse = kernels.pointwise_inverse
@@ -38,7 +41,8 @@ TRANSFORMS = {np.dtype(np.uint32): (inverse["uint32_t"], forward["uint32_t"]),
               np.dtype(np.uint64): (inverse["uint64_t"], forward["uint64_t"])}
 
 __all__ = ["ACTIVE_ISA", "TRANSFORMS", "FAMILY_CODES", "TransformTables", "forward",
-           "forward_padded", "transform_row", "inverse", "pointwise_mul", "pointwise_inverse",
+           "forward_padded", "transform_row", "plan_row_call", "cached_row_call",
+           "cached_product_call", "inverse", "pointwise_mul", "pointwise_inverse",
            "padded_product", "SingleRowProduct", "SingleRowWrapped",
            "powers", "stage_twiddles", "to_montgomery", "montgomery_bits", "float_twiddles",
            "shoup_quotients", "garner32_mod", "CRTProduct32", "PaddedProducts", "SingleRowCRT",

@@ -73,7 +73,8 @@ def spy(monkeypatch):
             fn = getattr(module, name)
             if not name.startswith("_") and callable(fn) and not isinstance(fn, type):
                 monkeypatch.setattr(module, name, spy.wrap(fn))
-    monkeypatch.setattr(active, "transform_row", spy.wrap(active.transform_row, declines=True))
+    for name in ("transform_row", "plan_row_call", "cached_row_call", "cached_product_call"):
+        monkeypatch.setattr(active, name, spy.wrap(getattr(active, name), declines=True))
     for dt, pair in list(active.TRANSFORMS.items()):
         monkeypatch.setitem(active.TRANSFORMS, dt, tuple(spy.wrap(f) for f in pair))
     # the rows every polymul route hands its kernels (cdef products included)

@@ -1,5 +1,5 @@
 # The Python-facing transform entry points: TransformTables (a plan's tables in one
-# family), forward / inverse over rows, and transform_row (one small row, one call).
+# family) and forward / inverse over rows (one small row in one call: row_calls.pxi).
 
 cdef enum:
     # Rows of at least this many values get an Interrupt (interrupts.pxi) when an entry
@@ -99,50 +99,6 @@ def forward(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables
     if not checked:
         return 0
     return top
-
-
-def transform_row(x, TransformTables tables, bint is_forward, bint checked=True):
-    """The forward transform (natural order, values in [0, p)) or the normalised
-    inverse of one row, on one thread, straight from the caller's 1-D array into a
-    fresh 64-byte aligned result (NTTPlan._single_row: a small transform's Python
-    layers cost more than its butterflies).  None (nothing returned) when x is not an
-    array row_width takes at the tables' lane width, has another length than n, or
-    holds a value >= p (the general route then raises).  An array of the other
-    width (numpy's default int64 where p < 2^32) is first copied into the result,
-    checked, and transformed there in place.  checked=False (the caller guarantees
-    x < p): the values are not compared with p at all, so that nothing branches on
-    them; a value >= p then gives a meaningless result."""
-    cdef const Tables* t = &tables.c
-    cdef int width = row_width(x, t.mod.p), lanes = tables.lane_bytes
-    cdef Py_ssize_t n = tables.n
-    if width == 0 or cnp.PyArray_DIM(<cnp.ndarray>x, 0) != n:
-        return None
-    cdef const void* src = cnp.PyArray_DATA(<cnp.ndarray>x)
-    cdef cnp.npy_intp length = n
-    cdef cnp.ndarray out = aligned_new(1, &length, cnp.NPY_UINT32 if lanes == 4 else cnp.NPY_UINT64,
-                                       lanes, 0, 0)
-    cdef void* dst = cnp.PyArray_DATA(out)
-    cdef uint64_t seen[SLOT]
-    cdef uint64_t top = 0
-    memset(seen, 0, sizeof(seen))
-    if width != lanes:
-        # in place, the kernels' own report of the largest value is not one of x's
-        load_lanes(src, width, n, dst, lanes, 1, &top)
-        if checked and top >= t.mod.p:
-            return None
-        src = dst
-    with nogil:
-        if lanes == 4 and is_forward:
-            forward_row(<const uint32_t*>src, <uint32_t*>dst, n, t, 1, True, True, seen)
-        elif lanes == 4:
-            inverse_row(<const uint32_t*>src, <uint32_t*>dst, n, t, 1, True, True, NULL, 0,
-                        False, seen)
-        elif is_forward:
-            forward_row(<const uint64_t*>src, <uint64_t*>dst, n, t, 1, True, True, seen)
-        else:
-            inverse_row(<const uint64_t*>src, <uint64_t*>dst, n, t, 1, True, True, NULL, 0,
-                        False, seen)
-    return out if not checked or src == dst or seen[0] < t.mod.p else None
 
 
 def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,

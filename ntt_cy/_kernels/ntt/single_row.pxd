@@ -105,6 +105,16 @@ cdef inline void fold_lanes(void* lin, int width, Py_ssize_t n, Py_ssize_t lengt
             (<uint64_t*>lin)[i] = fold((<uint64_t*>lin)[i], (<uint64_t*>lin)[n + i], m, wrap)
 
 
+cdef inline uint64_t largest_lane(const void* src, int width, Py_ssize_t count) noexcept nogil:
+    # The largest of src[0:count] (uint32 lanes, width 4, or uint64, width 8).
+    cdef Py_ssize_t i
+    cdef uint64_t x, high = 0
+    for i in range(count):
+        x = (<const uint32_t*>src)[i] if width == 4 else (<const uint64_t*>src)[i]
+        high = x if x > high else high   # (a vector maximum or a conditional move)
+    return high
+
+
 cdef inline void load_lanes(const void* src, int src_width, Py_ssize_t count, void* dst,
                             int dst_width, Py_ssize_t step, uint64_t* top) noexcept nogil:
     # dst[i * step] = src[i] for i < count, between uint32/uint64 lanes (a value that

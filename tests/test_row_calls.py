@@ -1,0 +1,233 @@
+"""The compiled one-call paths of small 1-D calls: NTTPlan.forward / inverse once the
+plan's tables are built (plan_row_call), ntt / intt once a call has kept the default
+plan's tables (cached_row_call), polymul once its product is prepared
+(cached_product_call).  Each gives the general route's result bit for bit in every
+out / order / dtype form, leaves its inputs intact, and declines whatever it does not
+read, so that a bad argument raises the general route's error, message and all."""
+import numpy as np
+import pytest
+
+import ntt_cy
+from ntt_cy import NTTPlan
+from ntt_cy._kernels import active as _ntt
+from ntt_cy.plan import row_tables_by_key
+
+# (p, kind, lengths): uint32 and uint64 lanes, the lattice moduli, Goldilocks
+CASES = [(998244353, "cyclic", (1, 2, 16, 256, 1024, 4096)),
+         (1337006139375617, "cyclic", (1, 8, 256, 2048)),
+         (8380417, "negacyclic", (256,)), (12289, "negacyclic", (512, 1024)),
+         (2**64 - 2**32 + 1, "cyclic", (4, 256))]
+
+
+def _warm(p, kind, n):
+    """A plan whose one-row tables are built, and ntt / intt's kept for (n, p, kind)."""
+    plan = NTTPlan(n, p, kind=kind)
+    plan.forward(np.zeros(n, plan.dtype))
+    ntt_cy.ntt(np.zeros(n, plan.dtype), p, kind=kind)
+    assert plan._row_tables is not None and (n, p, kind) in row_tables_by_key
+    return plan
+
+
+def _dtypes(p):
+    """Input / out dtypes that hold [0, p)."""
+    return [dt for dt in (np.uint32, np.int32, np.uint64, np.int64)
+            if p <= 2**(8 * np.dtype(dt).itemsize - (np.dtype(dt).kind == "i"))]
+
+
+def _error(fn):
+    with pytest.raises(Exception) as info:
+        fn()
+    return type(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("p,kind,lengths", CASES)
+def test_plan_calls_equal_the_general_route(p, kind, lengths):
+    rng = np.random.default_rng(p % 1013)
+    for n in lengths:
+        plan = _warm(p, kind, n)
+        x = rng.integers(0, min(p, 2**63), n, dtype=np.uint64)
+        x[-1] = p - 1
+        for dt in _dtypes(p):
+            a = x.astype(dt)
+            before = a.copy()
+            for forward in (True, False):
+                method = plan.forward if forward else plan.inverse
+                for br in (False, True):
+                    # reduction= given: the general route, same family
+                    expect = method(a, bit_reversed=br, reduction=plan.reduction)
+                    got = method(a, bit_reversed=br)
+                    assert got.dtype == expect.dtype and np.array_equal(got, expect)
+                    assert _ntt.plan_row_call(a, None, plan._row_tables, forward, br, False,
+                                              -1) is not None or a.itemsize != plan.dtype.itemsize \
+                        and a.dtype.kind == "i" and p > 2**31
+                    for out_dt in _dtypes(p):
+                        out = np.full(n, 7, out_dt)
+                        assert method(a, bit_reversed=br, out=out) is out
+                        assert np.array_equal(out, expect), (n, dt, out_dt, forward, br)
+                        trusted = method(a, bit_reversed=br, out=np.empty(n, out_dt),
+                                         assume_reduced=True)
+                        assert np.array_equal(trusted, expect)
+                    assert np.array_equal(a, before)
+                    if a.itemsize == plan.dtype.itemsize:   # in place
+                        inplace = a.copy()
+                        assert method(inplace, bit_reversed=br, out=inplace) is inplace
+                        assert np.array_equal(inplace, expect)
+            # the axis as an int, -1 or 0, and workers
+            assert np.array_equal(plan.forward(a, axis=0, workers=1),
+                                  plan.forward(a, reduction=plan.reduction))
+
+
+@pytest.mark.parametrize("p,kind,lengths", CASES)
+def test_ntt_intt_calls_equal_the_general_route(p, kind, lengths):
+    rng = np.random.default_rng(p % 1019)
+    for n in lengths:
+        _warm(p, kind, n)
+        x = rng.integers(0, min(p, 2**63), n, dtype=np.uint64)
+        x[0] = p - 1
+        for dt in _dtypes(p):
+            a = x.astype(dt)
+            before = a.copy()
+            for fn in (ntt_cy.ntt, ntt_cy.intt):
+                expect = fn(a, p, kind=kind, n=n)   # n= given: the general route
+                assert _ntt.cached_row_call(a, p, kind, row_tables_by_key, fn is ntt_cy.ntt,
+                                            None, False, -1) is not None \
+                    or a.itemsize != np.dtype(ntt_cy.NTTPlan(n, p, kind=kind).dtype).itemsize
+                got = fn(a, p, kind=kind)
+                assert got.dtype == expect.dtype and np.array_equal(got, expect)
+                out = np.empty(n, a.dtype if a.dtype.kind == "u" else np.uint64)
+                assert fn(a, p, kind=kind, out=out, workers=1) is out
+                assert np.array_equal(out, expect)
+                assert np.array_equal(fn(a, p, kind=kind, assume_reduced=True), expect)
+                assert np.array_equal(a, before)
+
+
+@pytest.mark.parametrize("p", [998244353, 1337006139375617])
+def test_declined_arguments_raise_the_general_routes_errors(p):
+    n = 64
+    plan = _warm(p, "cyclic", n)
+    dt = plan.dtype
+    good = np.arange(n, dtype=dt)
+    bad = good.copy()
+    bad[5] = p
+    negative = good.astype(np.int64)
+    negative[3] = -1
+    buf = np.zeros(2 * n, dt)
+    readonly = np.empty(n, dt)
+    readonly.flags.writeable = False
+    cases = {   # name: (call of the fast path, call of the general route)
+        "value >= p": (lambda: plan.forward(bad),
+                       lambda: plan.forward(bad, reduction=plan.reduction)),
+        "value >= p into out": (lambda: plan.forward(bad, out=np.empty(n, dt)),
+                                lambda: plan.forward(bad, out=np.empty(n, dt),
+                                                     reduction=plan.reduction)),
+        "negative": (lambda: plan.inverse(negative),
+                     lambda: plan.inverse(negative, reduction=plan.reduction)),
+        "out too short": (lambda: plan.forward(good, out=np.empty(n - 1, dt)),
+                          lambda: plan.forward(good, out=np.empty(n - 1, dt),
+                                               reduction=plan.reduction)),
+        "out float": (lambda: plan.forward(good, out=np.empty(n)),
+                      lambda: plan.forward(good, out=np.empty(n), reduction=plan.reduction)),
+        "out int16": (lambda: plan.forward(good, out=np.empty(n, np.int16)),
+                      lambda: plan.forward(good, out=np.empty(n, np.int16),
+                                           reduction=plan.reduction)),
+        "out read-only": (lambda: plan.forward(good, out=readonly),
+                          lambda: plan.forward(good, out=readonly, reduction=plan.reduction)),
+        "out overlaps": (lambda: plan.forward(buf[:n], out=buf[1:n + 1]),
+                         lambda: plan.forward(buf[:n], out=buf[1:n + 1],
+                                              reduction=plan.reduction)),
+        "bit_reversed=1": (lambda: plan.forward(good, bit_reversed=1),
+                           lambda: plan.forward(good, bit_reversed=1, reduction=plan.reduction)),
+        "assume_reduced='yes'": (lambda: plan.inverse(good, assume_reduced="yes"),
+                                 lambda: plan.inverse(good, assume_reduced="yes",
+                                                      reduction=plan.reduction)),
+        "axis=1": (lambda: plan.forward(good, axis=1),
+                   lambda: plan.forward(good, axis=1, reduction=plan.reduction)),
+        "axis=-1.0": (lambda: plan.forward(good, axis=-1.0),
+                      lambda: plan.forward(good, axis=-1.0, reduction=plan.reduction)),
+        "workers=0": (lambda: plan.forward(good, workers=0),
+                      lambda: plan.forward(good, workers=0, reduction=plan.reduction)),
+        "ntt value >= p": (lambda: ntt_cy.ntt(bad, p), lambda: ntt_cy.ntt(bad, p, n=n)),
+        "ntt float p": (lambda: ntt_cy.ntt(good, float(p)),
+                        lambda: ntt_cy.ntt(good, float(p), n=n)),
+        "ntt kind": (lambda: ntt_cy.ntt(good, p, kind="Cyclic"),
+                     lambda: ntt_cy.ntt(good, p, kind="Cyclic", n=n)),
+        "intt out overlaps": (lambda: ntt_cy.intt(buf[:n], p, out=buf[2:n + 2]),
+                              lambda: ntt_cy.intt(buf[:n], p, out=buf[2:n + 2], n=n)),
+        "intt workers=-10**6": (lambda: ntt_cy.intt(good, p, workers=-10**6),
+                                lambda: ntt_cy.intt(good, p, workers=-10**6, n=n)),
+    }
+    for name, (fast, general) in cases.items():
+        before = (bad.copy(), negative.copy(), good.copy())
+        assert _error(fast) == _error(general), name
+        assert all(np.array_equal(x, y) for x, y in zip(before, (bad, negative, good))), name
+
+
+def test_in_place_with_a_bad_value_leaves_the_input_intact():
+    p, n = 998244353, 256
+    plan = _warm(p, "cyclic", n)
+    a = np.arange(n, dtype=np.uint32)
+    a[9] = p
+    before = a.copy()
+    for method in (plan.forward, plan.inverse):
+        with pytest.raises(ValueError, match="outside"):
+            method(a, out=a)
+        assert np.array_equal(a, before)
+    with pytest.raises(ValueError, match="outside"):
+        ntt_cy.ntt(a, p, out=a)
+    assert np.array_equal(a, before)
+
+
+def test_forms_the_fast_path_declines_still_compute():
+    p, n = 998244353, 32
+    plan = _warm(p, "cyclic", n)
+    a = np.arange(n, dtype=np.uint32)
+    expect = plan.forward(a, reduction=plan.reduction)
+    wide = np.zeros(2 * n, np.uint32)
+    wide[::2] = a
+    misaligned = np.zeros(4 * n + 1, np.uint8)[1:].view(np.uint32)
+    out_forms = {"strided out": wide[::2], "misaligned out": misaligned,
+                 "int64 out": np.empty(n, np.int64), "2-D out": np.empty((1, n), np.uint32)}
+    for name, out in out_forms.items():
+        x = a.reshape(1, n) if out.ndim == 2 else a
+        assert _ntt.plan_row_call(x, out, plan._row_tables, True, False, False, -1) is None, name
+        got = plan.forward(x, out=out)
+        assert got is out and np.array_equal(got.reshape(-1), expect), name
+    assert np.array_equal(plan.forward(a, bit_reversed=np.True_),
+                          plan.forward(a, bit_reversed=True))
+    assert np.array_equal(plan.forward(list(a)), expect)
+    wide[::2] = a   # (written as an out above)
+    assert np.array_equal(plan.forward(wide[::2]), expect)
+
+
+@pytest.mark.parametrize("m,kind,n", [(998244353, "linear", 256), (8380417, "negacyclic", 256),
+                                      (12289, "negacyclic", 1024), (10**9 + 7, "cyclic", 64),
+                                      (1337006139375617, "linear", 512)])
+def test_prepared_product_calls_equal_the_general_route(m, kind, n):
+    rng = np.random.default_rng(n)
+    dt = np.uint32 if m < 2**32 else np.uint64
+    a, b = (rng.integers(0, m, n).astype(dt) for _ in range(2))
+    ntt_cy.polymul(a, b, m, kind=kind)   # prepares the product
+    expect = ntt_cy.polymul(a[None], b[None], m, kind=kind)[0]   # a batch: the general route
+    before = a.copy(), b.copy()
+    assert np.array_equal(_ntt.cached_product_call(a, b, m, kind,
+                                                   ntt_cy._single_row.prepared_products,
+                                                   False), expect)
+    assert np.array_equal(ntt_cy.polymul(a, b, m, kind=kind, workers=1), expect)
+    assert np.array_equal(ntt_cy.polymul(a, b, m, kind=kind, assume_reduced=True), expect)
+    out = np.empty_like(expect)
+    assert ntt_cy.polymul(a, b, m, kind=kind, out=out) is out and np.array_equal(out, expect)
+    # values >= m and negative ones: reduced by the general route
+    big, neg = a.astype(np.int64) + m, a.astype(np.int64) - m
+    assert np.array_equal(ntt_cy.polymul(big, b, m, kind=kind), expect)
+    assert np.array_equal(ntt_cy.polymul(neg, b, m, kind=kind), expect)
+    assert all(np.array_equal(x, y) for x, y in zip(before, (a, b)))
+    # each bad argument: the same error as the same call as a batch of one row, which
+    # goes the general route
+    bad_arguments = {"float m": dict(modulus=float(m)), "assume_reduced=1": dict(assume_reduced=1),
+                     "workers=0": dict(workers=0), "kind": dict(kind="Linear")}
+    for name, change in bad_arguments.items():
+        args = dict(modulus=m, kind=kind) | change
+        modulus = args.pop("modulus")
+        error = _error(lambda: ntt_cy.polymul(a, b, modulus, **args))
+        assert error[0] in (TypeError, ValueError), name
+        assert error == _error(lambda: ntt_cy.polymul(a[None], b[None], modulus, **args)), name
