@@ -75,22 +75,6 @@ def _single_row(a: npt.ArrayLike, p: Integer, axis: Integer, kind: Kind, reducti
     return result
 
 
-def _row_call(a: npt.ArrayLike, p: Integer, axis: Integer, out: IntegerArray | None,
-              workers: Integer | None, kind: Kind, reduction: Reduction, is_forward: bool,
-              assume_reduced: object) -> IntegerArray | None:
-    """ntt / intt of a small 1-D ndarray whose default plan's tables a call of
-    _single_row has kept (plan.row_tables_by_key), in one compiled call
-    (_ntt.cached_row_call reads the arguments' headers), or None for the routes below,
-    which check everything and raise."""
-    if type(reduction) is not str or reduction != "auto":
-        return None
-    if workers is not None:
-        check_workers(workers)   # (one thread whatever it says, as the general route)
-    result: IntegerArray | None = _ntt.cached_row_call(
-        a, p, kind, row_tables_by_key, is_forward, out, assume_reduced, axis)
-    return result
-
-
 def _transform(a: npt.ArrayLike, p: Integer, n: Integer | None, axis: Integer,
                out: IntegerArray | None, workers: Integer | None, kind: Kind,
                reduction: Reduction, dtype: npt.DTypeLike | None, root: Integer | None,
@@ -217,7 +201,9 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
     [[0, 1, 2, 3], [4, 5, 6, 7]]
     """
     if n is None and dtype is None and root is None and backend == "cpu":
-        result = _row_call(a, p, axis, out, workers, kind, reduction, True, assume_reduced)
+        # a small 1-D call whose tables a call like it kept: one compiled call
+        result = _ntt.cached_row_call(a, p, kind, row_tables_by_key, True, out, assume_reduced,
+                                      axis, reduction, workers)
         if result is not None:
             return result
     trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
@@ -296,7 +282,9 @@ def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Intege
     array([5, 0, 1, 9], dtype=uint32)
     """
     if n is None and dtype is None and root is None and backend == "cpu":
-        result = _row_call(a, p, axis, out, workers, kind, reduction, False, assume_reduced)
+        # a small 1-D call whose tables a call like it kept: one compiled call
+        result = _ntt.cached_row_call(a, p, kind, row_tables_by_key, False, out, assume_reduced,
+                                      axis, reduction, workers)
         if result is not None:
             return result
     trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")

@@ -90,7 +90,7 @@ def test_ntt_intt_calls_equal_the_general_route(p, kind, lengths):
             for fn in (ntt_cy.ntt, ntt_cy.intt):
                 expect = fn(a, p, kind=kind, n=n)   # n= given: the general route
                 assert _ntt.cached_row_call(a, p, kind, row_tables_by_key, fn is ntt_cy.ntt,
-                                            None, False, -1) is not None \
+                                            None, False, -1, "auto", None) is not None \
                     or a.itemsize != np.dtype(ntt_cy.NTTPlan(n, p, kind=kind).dtype).itemsize
                 got = fn(a, p, kind=kind)
                 assert got.dtype == expect.dtype and np.array_equal(got, expect)

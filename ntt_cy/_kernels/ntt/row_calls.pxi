@@ -102,6 +102,12 @@ def plan_row_call(x, out, TransformTables tables, bint is_forward, bit_reversed,
     axis=axis) with the plan's default tables, or None for the general route: the
     flags must be Python bools and axis the int -1 or 0 (anything else, the general
     route checks), then transform_row."""
+    return row_call(x, out, tables, is_forward, bit_reversed, assume_reduced, axis)
+
+
+cdef object row_call(x, out, TransformTables tables, bint is_forward, bit_reversed,
+                     assume_reduced, axis):
+    # plan_row_call's work (see there).
     if (bit_reversed is not True and bit_reversed is not False) \
             or (assume_reduced is not True and assume_reduced is not False) \
             or not (type(axis) is int and (axis == -1 or axis == 0)):
@@ -111,20 +117,22 @@ def plan_row_call(x, out, TransformTables tables, bint is_forward, bit_reversed,
 
 
 def cached_row_call(x, p, kind, dict tables_by_key, bint is_forward, out, assume_reduced,
-                    axis):
-    """ntt / intt(x, p, kind=kind, out=out, assume_reduced=..., axis=axis) with the
-    default plan's tables found in tables_by_key under (len(x), p, kind), or None for
-    the general route: x a 1-D ndarray, p an int and kind a str (exactly: a float p
-    equal to an int must not find its tables), tables present, then plan_row_call's
-    checks and transform_row."""
+                    axis, reduction, workers):
+    """ntt / intt(x, p, kind=kind, out=out, assume_reduced=..., axis=axis,
+    reduction=reduction, workers=workers) with the default plan's tables found in
+    tables_by_key under (len(x), p, kind), or None for the general route: x a 1-D
+    ndarray, p an int and kind a str (exactly: a float p equal to an int must not
+    find its tables), reduction the str "auto", workers None (one thread: these rows
+    are below the size that uses more), tables present, then plan_row_call's checks
+    and transform_row."""
     if not cnp.PyArray_CheckExact(x) or cnp.PyArray_NDIM(<cnp.ndarray>x) != 1 \
-            or type(p) is not int or type(kind) is not str:
+            or type(p) is not int or type(kind) is not str or workers is not None \
+            or type(reduction) is not str or reduction != "auto":
         return None
     tables = tables_by_key.get((cnp.PyArray_DIM(<cnp.ndarray>x, 0), p, kind))
     if tables is None:
         return None
-    return plan_row_call(x, out, <TransformTables>tables, is_forward, False, assume_reduced,
-                         axis)
+    return row_call(x, out, <TransformTables>tables, is_forward, False, assume_reduced, axis)
 
 
 def cached_product_call(a, b, m, kind, dict prepared, assume_reduced):
