@@ -10,6 +10,7 @@ import pytest
 import ntt_cy
 from ntt_cy import NTTPlan
 from ntt_cy._kernels import active as _ntt
+from ntt_cy._support.threads import MAX_WORKERS
 from ntt_cy.plan import row_tables_by_key
 
 # (p, kind, lengths): uint32 and uint64 lanes, the lattice moduli, Goldilocks
@@ -231,3 +232,17 @@ def test_prepared_product_calls_equal_the_general_route(m, kind, n):
         error = _error(lambda: ntt_cy.polymul(a, b, modulus, **args))
         assert error[0] in (TypeError, ValueError), name
         assert error == _error(lambda: ntt_cy.polymul(a[None], b[None], modulus, **args)), name
+
+
+def test_ntt_call_takes_the_worker_counts_the_general_route_takes():
+    p, n = 998244353, 256
+    _warm(p, "cyclic", n)
+    a = np.arange(n, dtype=np.uint32)
+    expect = ntt_cy.ntt(a, p, n=n)
+    for workers in (None, 1, 2, MAX_WORKERS):
+        got = _ntt.cached_row_call(a, p, "cyclic", row_tables_by_key, True, None, False, -1,
+                                   "auto", workers)
+        assert np.array_equal(got, expect)
+    for workers in (0, -1, MAX_WORKERS + 1, 1.0, np.int64(1)):   # the general route's call
+        assert _ntt.cached_row_call(a, p, "cyclic", row_tables_by_key, True, None, False, -1,
+                                    "auto", workers) is None

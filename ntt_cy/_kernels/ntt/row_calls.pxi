@@ -122,11 +122,13 @@ def cached_row_call(x, p, kind, dict tables_by_key, bint is_forward, out, assume
     reduction=reduction, workers=workers) with the default plan's tables found in
     tables_by_key under (len(x), p, kind), or None for the general route: x a 1-D
     ndarray, p an int and kind a str (exactly: a float p equal to an int must not
-    find its tables), reduction the str "auto", workers None (one thread: these rows
-    are below the size that uses more), tables present, then plan_row_call's checks
-    and transform_row."""
+    find its tables), reduction the str "auto", workers None or an int in [1, 1024]
+    (ntt_cy._support.threads.MAX_WORKERS; these rows are below the size that uses more
+    than one thread), tables present, then plan_row_call's checks and
+    transform_row."""
     if not cnp.PyArray_CheckExact(x) or cnp.PyArray_NDIM(<cnp.ndarray>x) != 1 \
-            or type(p) is not int or type(kind) is not str or workers is not None \
+            or type(p) is not int or type(kind) is not str \
+            or not (workers is None or type(workers) is int and 1 <= workers <= 1024) \
             or type(reduction) is not str or reduction != "auto":
         return None
     tables = tables_by_key.get((cnp.PyArray_DIM(<cnp.ndarray>x, 0), p, kind))
