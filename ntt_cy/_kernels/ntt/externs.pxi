@@ -6,7 +6,7 @@
 cimport numpy as cnp
 from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
 from ntt_cy._kernels.ntt.arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
