@@ -79,11 +79,13 @@ def table_page_offset(key: str) -> int:
 
 
 def bit_reversal_permutation(n: int) -> npt.NDArray[np.uint32]:
-    bits = n.bit_length() - 1
-    idx = np.arange(n, dtype=np.uint32)
+    """rev[i] = i with its log2(n) bits reversed, built by doubling: for i in [m, 2m),
+    rev[i] = rev[i - m] + n / (2m) (one write per entry)."""
     rev = np.zeros(n, dtype=np.uint32)
-    for b in range(bits):
-        rev |= ((idx >> b) & 1) << (bits - 1 - b)
+    m = 1
+    while m < n:
+        np.add(rev[:m], n // (2 * m), out=rev[m:2 * m])
+        m *= 2
     return rev
 
 

@@ -2,6 +2,7 @@
 # build_<isa>.pyx is this one source compiled with its ISA's flags, see setup.py, and
 # ntt_cy._support.isa picks one build at import).
 include "ntt/externs.pxi"
+include "ntt/interrupts.pxi"
 include "ntt/types.pxi"
 include "ntt/butterflies.pxi"
 include "ntt/schedules.pxi"

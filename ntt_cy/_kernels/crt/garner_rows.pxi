@@ -341,10 +341,17 @@ cdef uint64_t crt_checked_products(CRTProduct32 self, const source_t[:, ::1] a,
     cdef const source_t* pb = &b[0, 0] if b.shape[1] else NULL
     cdef uint64_t* seen = _seen_slots(threads)
     cdef uint64_t largest
+    cdef Interrupt irq
+    cdef bint polled = polls(R, n, threads)
     with nogil:
+        if polled:
+            interrupt_start(&irq)
         largest = crt_prime_products(self, pa, pb, square, R, a.shape[1], b.shape[1],
-                                     &products[0, 0, 0], &work[0, 0], threads, seen, rows)
+                                     &products[0, 0, 0], &work[0, 0], threads, seen, rows,
+                                     &irq if polled else NULL)
     free(seen)
+    if polled and irq.stop:
+        interrupt_raised()
     return largest
 
 
@@ -404,12 +411,12 @@ cdef class SingleRowCRT:
                     largest = crt_prime_products(crt, <const uint32_t*>pa, <const uint32_t*>pb,
                                                  square, 1, na, nb, <uint32_t*>buf,
                                                  <uint32_t*>(buf + crt.g.k * row_bytes), 1,
-                                                 seen, rows)
+                                                 seen, rows, NULL)
                 else:
                     largest = crt_prime_products(crt, <const uint64_t*>pa, <const uint64_t*>pb,
                                                  square, 1, na, nb, <uint32_t*>buf,
                                                  <uint32_t*>(buf + crt.g.k * row_bytes), 1,
-                                                 seen, rows)
+                                                 seen, rows, NULL)
             if checked and largest >= m:
                 return None
             out = new_row(count, width_out)
@@ -432,21 +439,26 @@ cdef class SingleRowCRT:
 cdef uint64_t crt_prime_products(CRTProduct32 self, const source_t* pa, const source_t* pb,
                                  bint square, Py_ssize_t R, Py_ssize_t na, Py_ssize_t nb,
                                  uint32_t* products, uint32_t* work, int threads,
-                                 uint64_t* seen, const uint32_t** rows) noexcept nogil:
+                                 uint64_t* seen, const uint32_t** rows,
+                                 Interrupt* irq) noexcept nogil:
     # padded_product_rows for every prime of self, prime j's (R, n) rows at products +
     # j R n (rows[j] points there); seen: _seen_slots(threads).  Returns the largest
     # source value, and stops at the first prime that saw one >= m (the caller then
-    # starts again on the checked route).
+    # starts again on the checked route).  irq (started, or NULL): attached to every
+    # prime's tables; the primes left once the call is to stop.
     cdef Py_ssize_t j, n = self.n
     cdef uint64_t top, largest = 0
     cdef size_t seen_bytes = (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t)
+    cdef const Tables* t
+    cdef Tables local
     for j in range(self.g.k):
+        t = interruptible(self.t[j], &local, irq) if irq != NULL else self.t[j]
         memset(seen, 0, seen_bytes)
         rows[j] = products + j * R * n
         top = padded_product_rows(pa, pb, square, R, na, nb, products + j * R * n, work, n,
-                                  self.t[j], threads, self.c[j], self.reduce_src[j], seen)
+                                  t, threads, self.c[j], self.reduce_src[j], seen)
         largest = top if top > largest else largest
-        if largest >= self.g.m:
+        if largest >= self.g.m or stopping(irq, 0):
             break
     return largest
 

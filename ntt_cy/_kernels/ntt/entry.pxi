@@ -1,6 +1,29 @@
 # The Python-facing transform entry points: TransformTables (a plan's tables in one
 # family), forward / inverse over rows, and transform_row (one small row, one call).
 
+cdef enum:
+    # Rows of at least this many values get an Interrupt (interrupts.pxi) when an entry
+    # point runs them one after the other or one at a time on all threads: from tens
+    # of microseconds of work per row on.  Batches of rows on one thread each run in
+    # pieces of ~25 ms (ntt_cy._support.pieces) and need none.
+    POLL_MIN_N = 65536
+
+
+cdef inline bint polls(Py_ssize_t rows, Py_ssize_t n, int threads) noexcept nogil:
+    # Whether an entry point gives its rows an Interrupt: rows of POLL_MIN_N values or
+    # more that it runs one at a time (not the batches it spreads over threads).
+    return n >= POLL_MIN_N and (threads <= 1 or rows < threads)
+
+
+cdef inline const Tables* interruptible(const Tables* t, Tables* copy,
+                                        Interrupt* irq) noexcept nogil:
+    # t's tables with irq (started by the caller, interrupt_start) attached: written
+    # into *copy.
+    copy[0] = t[0]
+    copy.irq = irq
+    return copy
+
+
 cdef class TransformTables:
     """Twiddle tables of one plan in one reduction family (owns the arrays)."""
     cdef Tables c
@@ -156,8 +179,10 @@ cdef int _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tabl
     cdef int slots = threads if threads > 1 else 1
     cdef uint64_t* seen = _seen_slots(threads)
     cdef uint64_t top = 0
+    cdef Tables local
+    cdef Interrupt irq
     with nogil:
-        if threads > 1 and rows >= threads:
+        if threads > 1 and rows >= threads:   # (batches: pieces of ~25 ms, see plan.py)
             for r in prange(rows, num_threads=threads, schedule="static"):
                 if is_forward:
                     forward_row(s + r * n, d + r * n, n, t, 1, natural, finish, seen + SLOT * threadid())
@@ -165,7 +190,12 @@ cdef int _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tabl
                     inverse_row(s + r * n, d + r * n, n, t, 1, natural, finish, NULL, 0, False,
                                 seen + SLOT * threadid())
         else:
+            if polls(rows, n, threads):
+                interrupt_start(&irq)
+                t = interruptible(t, &local, &irq)
             for r in range(rows):
+                if stopping(t.irq, 0):
+                    break
                 if is_forward:
                     forward_row(s + r * n, d + r * n, n, t, threads, natural, finish, seen)
                 else:
@@ -174,5 +204,7 @@ cdef int _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tabl
         for k in range(slots):
             top = max64(top, seen[k * SLOT])
     free(seen)
+    if t.irq != NULL and irq.stop:
+        return interrupt_raised()
     largest[0] = top
     return 0

@@ -58,6 +58,12 @@ cdef enum:
     EDGE_DIT_HEAD = 2
 
 
+cdef enum:
+    # Tiles per piece of an in-place permutation whose call can be interrupted (2^18
+    # values of uint32, 2^16 of uint64): see bit_reverse_inplace.
+    POLL_TILES = 1024
+
+
 cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fold, int part,
                               int parts, int edge) noexcept nogil:
     # a[i] <-> a[rev(i)] in place, and with fold LAZY's [0, 2p) mapped to [0, p) on
@@ -67,16 +73,14 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
     # of each pair (its smaller m) moves both tiles at once: rows of the one become
     # columns of the other (transposes in registers in AVX-512 and AVX2 builds,
     # simd/bitrev/; through stack buffers elsewhere).
-    # Every access to `a` is a whole row, one cache line.
+    # Every access to `a` is a whole row, one cache line.  With an Interrupt (t.irq)
+    # this caller's tiles go in pieces of POLL_TILES, left once the call is to stop.
     cdef const uint32_t* rev = t.bitrev
     cdef int field = 4 if lane_t is uint32_t else 3   # log2 of the lanes per vector
-    cdef int width = 1 << field
-    cdef Py_ssize_t bits = index_bits(n), tiles, m0, m1, m, mine, other, i, k, shift
+    cdef Py_ssize_t bits = index_bits(n), m0, m1, m, piece, i
     cdef lane_t p = <lane_t>t.mod.p if fold and t.family == LAZY else 0
     cdef lane_t v
     cdef lane_t tile_x[256]
-    cdef lane_t tile_y[256]
-    cdef Py_ssize_t row[16]
     if bits < 2 * field:   # n < 2^(2 field) <= 256: through a stack copy, branch-free
         if part == 0:
             memcpy(tile_x, a, n * sizeof(lane_t))
@@ -84,8 +88,26 @@ cdef void bit_reverse_inplace(lane_t* a, Py_ssize_t n, const Tables* t, bint fol
                 v = tile_x[rev[i]]
                 a[i] = v - p if v >= p else v
         return
-    tiles = <Py_ssize_t>1 << (bits - 2 * field)
-    owned_tiles(rev, tiles, field, part, parts, &m0, &m1)
+    owned_tiles(rev, <Py_ssize_t>1 << (bits - 2 * field), field, part, parts, &m0, &m1)
+    piece = POLL_TILES if t.irq != NULL else m1 - m0
+    m = m0
+    while m < m1:
+        if stopping(t.irq, part):
+            return
+        swap_tiles(a, bits, t, m, m + piece if m + piece < m1 else m1, p, edge)
+        m += piece
+
+
+cdef void swap_tiles(lane_t* a, Py_ssize_t bits, const Tables* t, Py_ssize_t m0,
+                     Py_ssize_t m1, lane_t p, int edge) noexcept nogil:
+    # bit_reverse_inplace's work for tiles m0 <= m < m1 (p: the fold's modulus, or 0).
+    cdef const uint32_t* rev = t.bitrev
+    cdef int field = 4 if lane_t is uint32_t else 3
+    cdef int width = 1 << field
+    cdef Py_ssize_t m, mine, other, k, shift
+    cdef lane_t tile_x[256]
+    cdef lane_t tile_y[256]
+    cdef Py_ssize_t row[16]
     if lane_t is uint32_t:
         if edge == EDGE_DIF_TAIL:
             bitrev32_inplace_dif_tail(a, bits, rev, m0, m1, p, <const uint32_t*>t.fwd.w,

@@ -59,8 +59,15 @@ def pointwise_inverse(lane_t[:, ::1] a, const lane_t[:, ::1] b, TransformTables 
     if rows == 0:
         return
     cdef lane_t c = <lane_t>pointwise_constant(&t.mod, factor, 8 * sizeof(lane_t))
+    cdef Tables local
+    cdef Interrupt irq
     with nogil:
+        if polls(rows, n, threads):
+            interrupt_start(&irq)
+            t = interruptible(t, &local, &irq)
         pointwise_inverse_rows(&a[0, 0], &b[0, 0], rows, n, t, threads, c, scaled, False)
+    if t.irq != NULL and irq.stop:
+        interrupt_raised()
 
 
 cdef void pointwise_inverse_rows(lane_t* pa, const lane_t* pb, Py_ssize_t rows, Py_ssize_t n,
@@ -75,6 +82,8 @@ cdef void pointwise_inverse_rows(lane_t* pa, const lane_t* pb, Py_ssize_t rows, 
                         NULL)
     else:
         for r in range(rows):
+            if stopping(t.irq, 0):
+                break
             inverse_row(pa + r * n, pa + r * n, n, t, threads, False, scaled, pb + r * n, c,
                         tiled, NULL)
 

@@ -19,11 +19,19 @@ def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTabl
         return 0
     cdef uint64_t* seen = _seen_slots(threads)
     cdef uint64_t top
+    cdef const Tables* t = &tables.c
+    cdef Tables local
+    cdef Interrupt irq
     with nogil:
+        if polls(src.shape[0], dst.shape[1], threads):
+            interrupt_start(&irq)
+            t = interruptible(t, &local, &irq)
         top = forward_padded_rows(&src[0, 0] if src.shape[1] else NULL, src.shape[0],
-                                  src.shape[1], &dst[0, 0], dst.shape[1], &tables.c, threads,
+                                  src.shape[1], &dst[0, 0], dst.shape[1], t, threads,
                                   reduced, reduce_src, seen, False)
     free(seen)
+    if t.irq != NULL and irq.stop:
+        interrupt_raised()
     return top
 
 
@@ -52,12 +60,20 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
     cdef lane_t c = <lane_t>pointwise_constant(&tables.c.mod, factor, 8 * sizeof(lane_t))
     cdef uint64_t* seen = _seen_slots(threads)
     cdef uint64_t top
+    cdef const Tables* t = &tables.c
+    cdef Tables local
+    cdef Interrupt irq
     with nogil:
+        if polls(rows, n, threads):
+            interrupt_start(&irq)
+            t = interruptible(t, &local, &irq)
         top = padded_product_rows(&a[0, 0] if a.shape[1] else NULL,
                                   &b[0, 0] if b.shape[1] else NULL, square,
                                   rows, a.shape[1], b.shape[1], &dst[0, 0], &work[0, 0], n,
-                                  &tables.c, threads, c, reduce_src, seen)
+                                  t, threads, c, reduce_src, seen)
     free(seen)
+    if t.irq != NULL and irq.stop:
+        interrupt_raised()
     return top
 
 
@@ -293,19 +309,30 @@ cdef class PaddedProducts:
         cdef size_t seen_bytes = (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t)
         cdef uint64_t* seen = _seen_slots(threads)
         cdef Py_ssize_t bad = -1    # the first prime that saw a value at or above it
+        cdef const Tables* t
+        cdef Tables local
+        cdef Interrupt irq
+        cdef bint polled = polls(R, n, threads)
         try:
             with nogil:
+                if polled:
+                    interrupt_start(&irq)
                 for j in range(k):
+                    t = interruptible(self.t[j], &local, &irq) if polled else self.t[j]
                     memset(seen, 0, seen_bytes)
                     if padded_product_rows(&a[j, 0, 0] if ma else NULL,
                                            &b[j, 0, 0] if mb else NULL, square, R, ma, mb,
-                                           &products[j, 0, 0], &work[0, 0], n, self.t[j],
+                                           &products[j, 0, 0], &work[0, 0], n, t,
                                            threads, <lane_t>self.c[j], False,
-                                           seen) >= self.t[j].mod.p:
+                                           seen) >= t.mod.p:
                         bad = j
+                        break
+                    if stopping(t.irq, 0):
                         break
         finally:
             free(seen)
+        if polled and irq.stop:
+            interrupt_raised()
         if bad >= 0:
             raise ValueError("internal: PaddedProducts.run needs a[j], b[j] below primes[j]")
 
@@ -347,6 +374,8 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
     else:
         c = chunk_size(n, threads)
         for r in range(rows):
+            if stopping(t.irq, 0):
+                break
             if threads == 1:
                 forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
                                     seen, 0, 1, tiled)

@@ -57,7 +57,7 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
         if natural:
             bit_reverse_inplace(dst, n, t, True, part, parts,
                                 EDGE_DIF_TAIL if tail else EDGE_NONE)
-        else:
+        elif not stopping(t.irq, part):
             finish_forward(dst, lo, hi, t)
 
 
@@ -105,6 +105,8 @@ cdef void inverse_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
         return
     if parts > 1:
         ntt_cy_barrier()
+    if stopping(t.irq, part):
+        return
     if scaled:
         finish_inverse(dst, lo, hi, t)
     else:
@@ -165,9 +167,14 @@ cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, 
                               Py_ssize_t c, const Tables* t, bint reduced, bint reduce_src,
                               uint64_t* max_seen, int part, int parts,
                               bint tiled) noexcept nogil:
+    # (With an Interrupt, t.irq, the first pass runs in pieces of POLL_PIECE groups.)
     cdef Py_ssize_t q = n >> 2, lo = n * part // parts, hi = n * (part + 1) // parts
-    padded_first_pass(src, n_src, a, n, split(q, part, parts), split(q, part + 1, parts), t,
-                      reduce_src, max_seen)
+    cdef Py_ssize_t j = split(q, part, parts), j1 = split(q, part + 1, parts)
+    cdef Py_ssize_t piece = POLL_PIECE if t.irq != NULL else j1 - j
+    while j < j1 and not stopping(t.irq, part):
+        padded_first_pass(src, n_src, a, n, j, j + piece if j + piece < j1 else j1, t,
+                          reduce_src, max_seen)
+        j += piece
     if parts > 1:
         ntt_cy_barrier()
     dif_schedule(a, n, c, part, parts, t, n >> 3, a, NULL,
@@ -175,7 +182,8 @@ cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, 
     if reduced:
         if parts > 1:
             ntt_cy_barrier()
-        finish_forward(a, lo, hi, t)
+        if not stopping(t.irq, part):
+            finish_forward(a, lo, hi, t)
 
 
 cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,

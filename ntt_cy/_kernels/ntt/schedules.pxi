@@ -145,6 +145,25 @@ cdef inline Py_ssize_t simd_first_sweep(lane_t* a, const lane_t* src, Py_ssize_t
         return 0
 
 
+cdef inline void first_sweep_range(lane_t* a, const lane_t* src, Py_ssize_t half,
+                                   bint radix4, Py_ssize_t width, Py_ssize_t segments,
+                                   Py_ssize_t j, Py_ssize_t hi, const Tables* t,
+                                   uint64_t* seen) noexcept nogil:
+    # Butterflies j <= j' < hi of a first sweep's block at a, its input read from src
+    # (see dif_large_pass).
+    cdef Py_ssize_t j1, k
+    j += simd_first_sweep(a, src, half, radix4, j, hi, t, seen)
+    while j < hi:
+        j1 = hi if j + COPY_PIECE >= hi else j + COPY_PIECE
+        for k in range(segments):
+            copy_max(src + k * width + j, a + k * width + j, j1 - j, seen)
+        if radix4:
+            dif_run4(a, half, j, j1, t)
+        else:
+            dif_run(a, half, j, j1, t)
+        j = j1
+
+
 cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int parts,
                          const Tables* t, const lane_t* src, uint64_t* seen) noexcept nogil:
     # One sweep over a[0:n] for the stage(s) starting at half-length `half` (two stages
@@ -153,24 +172,26 @@ cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
     # is src (a's values are ignored): the vector butterflies read it directly
     # (simd_first_sweep), and what they leave is copied into a piece of COPY_PIECE
     # groups at a time right before its butterflies, so the copy costs no pass of its
-    # own; *seen is raised to the largest value read.
-    cdef Py_ssize_t s, k, j, j1, base, q = half >> 1
+    # own; *seen is raised to the largest value read.  With an Interrupt (t.irq) the
+    # ranges run in pieces of POLL_PIECE groups, the sweep left between two of them
+    # once the call is to stop.
+    cdef Py_ssize_t s, j, j1, base, q = half >> 1
     cdef bint radix4 = q >= chunk_size(n, parts)
     cdef Py_ssize_t width = q if radix4 else half   # groups per block, one segment each
     cdef Py_ssize_t segments = 4 if radix4 else 2
     cdef Py_ssize_t lo = split(width, part, parts), hi = split(width, part + 1, parts)
+    cdef Py_ssize_t piece = POLL_PIECE if t.irq != NULL else width
     for s in range(n // (2 * half)):
         base = 2 * half * s
         j = lo
-        if src != a:
-            j += simd_first_sweep(a + base, src + base, half, radix4, lo, hi, t, seen)
         while j < hi:
-            j1 = hi if src == a or j + COPY_PIECE >= hi else j + COPY_PIECE
+            if stopping(t.irq, part):
+                return
+            j1 = hi if j + piece >= hi else j + piece
             if src != a:
-                for k in range(segments):
-                    copy_max(src + base + k * width + j, a + base + k * width + j, j1 - j,
-                             seen)
-            if radix4:
+                first_sweep_range(a + base, src + base, half, radix4, width, segments, j, j1,
+                                  t, seen)
+            elif radix4:
                 dif_run4(a + base, half, j, j1, t)
             else:
                 dif_run(a + base, half, j, j1, t)
@@ -203,16 +224,25 @@ cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
                          int finish) noexcept nogil:
     # DIT counterpart: stages `half` and 2*half when 2*half < n, else `half` alone.
     # finish != FINISH_NONE (last pass only): each piece of FINISH_PIECE groups is
-    # finished right after its butterflies, instead of in a separate sweep.
+    # finished right after its butterflies, instead of in a separate sweep.  With an
+    # Interrupt (t.irq): left once the call is to stop, asked every POLL_PIECE groups.
     cdef Py_ssize_t s, j, j1, lo, hi, base, k, width = 2 * half if 2 * half < n else half
+    cdef Py_ssize_t piece = FINISH_PIECE if finish != FINISH_NONE else POLL_PIECE
+    cdef Py_ssize_t next_poll
     cdef int segments = 4 if 2 * half < n else 2
+    if finish == FINISH_NONE and t.irq == NULL:
+        piece = half
     for s in range(n // (segments * half)):
         base = segments * half * s
         lo = split(half, part, parts)
         hi = split(half, part + 1, parts)
-        j = lo
+        j = next_poll = lo
         while j < hi:
-            j1 = hi if finish == FINISH_NONE or j + FINISH_PIECE >= hi else j + FINISH_PIECE
+            if j >= next_poll:
+                if stopping(t.irq, part):
+                    return
+                next_poll = j + POLL_PIECE
+            j1 = hi if j + piece >= hi else j + piece
             if segments == 4:
                 dit_run4(a + base, width, j, j1, t, tw)
             else:
@@ -246,6 +276,8 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
         if parts > 1:
             ntt_cy_barrier()
     for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
+        if stopping(t.irq, part):
+            break
         if src != a:
             copy_max(src + k * c, a + k * c, c, seen)
         if half >= lowest_half(small):
@@ -262,6 +294,8 @@ cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     cdef Py_ssize_t half = c, nchunks = n // c, k, step
     if c > 1:
         for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
+            if stopping(t.irq, part):
+                break
             dit_stages(a + k * c, c, c >> 1, t, tw, mb + k * c if mb != NULL else NULL, mc,
                        small)
     if half >= n:

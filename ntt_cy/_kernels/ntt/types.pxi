@@ -100,3 +100,5 @@ cdef struct Tables:
     uint64_t scale          # cyclic inverse scaling n^-1 (family form)
     uint64_t scale_q
     const uint32_t* bitrev  # bit-reversal permutation of range(n)
+    Interrupt* irq          # NULL in a plan's own tables; a call's copy may have one
+                            # (interrupts.pxi)
