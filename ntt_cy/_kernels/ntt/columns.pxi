@@ -14,10 +14,11 @@
 # contiguous L2-sized buffer avoids the aliasing, but the copies of the block, and of
 # its twiddles, as many as its values, cost more than the L2 saves.)
 #
-# Threads take whole column blocks (no barrier between the large stages).  The DIF's
-# first stage reads the input from src (each block's rows copied with the largest-value
-# check right before its butterflies); the DIT's last stage finishes (fold or scale)
-# each block's rows after its butterflies.
+# Threads take whole column blocks (no barrier between the large stages); with an
+# Interrupt (interrupts.pxi) each thread asks `stopping` before each of its blocks.
+# The DIF's first stage reads the input from src (each block's rows copied with the
+# largest-value check right before its butterflies); the DIT's last stage finishes
+# (fold or scale) each block's rows after its butterflies.
 
 cdef enum:
     # Bytes of data per column block (all rows x B columns): a few MiB, well within a
@@ -98,6 +99,8 @@ cdef void dif_columns(lane_t* a, const lane_t* src, Py_ssize_t n, Py_ssize_t c,
     for g in range(n // size):
         x = a + g * size
         for k in range(blocks * part // parts, blocks * (part + 1) // parts):
+            if stopping(t.irq, part):
+                return
             j0 = k * b
             if src != a:
                 for r in range(size // c):
@@ -117,6 +120,8 @@ cdef void dit_columns(lane_t* a, Py_ssize_t n, Py_ssize_t c, Py_ssize_t half_hi,
     for g in range(n // size):
         x = a + g * size
         for k in range(blocks * part // parts, blocks * (part + 1) // parts):
+            if stopping(t.irq, part):
+                return
             j0 = k * b
             dit_column_block(x, size, c, j0, b, t, tw)
             for r in range(size // c if finish != FINISH_NONE else 0):
