@@ -13,38 +13,17 @@ import pytest
 
 import ntt_cy
 from ntt_cy._kernels.active import ACTIVE_ISA
-from ntt_cy._support.checks import check_reduction
 from ntt_cy._support.isa import checkable_isas, load
 from ntt_cy.plan import get_plan
 from ntt_cy.primes import root_of_unity
 from ntt_oracle import bit_reverse_permutation
+from test_ntt import tables_for, valid_families
 
 P_GOLDILOCKS = 2**64 - 2**32 + 1
 # (p, lanes): 32-bit lanes with the lazy family in [0, 4p) and in [0, p) (BabyBear), a
 # 32-bit prime on 64-bit lanes, the AVX2 double-precision range, Goldilocks
 CASES = [(469762049, np.uint32), (2013265921, np.uint32), (998244353, np.uint64),
          (1337006139375617, np.uint64), (P_GOLDILOCKS, np.uint64)]
-FAMILIES = ("montgomery", "barrett", "lazy", "goldilocks")
-
-
-def families(p, lanes):
-    out = []
-    for fam in FAMILIES:
-        try:
-            check_reduction(fam, p, np.dtype(lanes))
-            out.append(fam)
-        except ValueError:
-            pass
-    return out
-
-
-def tables_for(kernels, plan, family):
-    """The plan's tables for another kernel build (see tests/test_ntt.py)."""
-    n, p = plan.n, plan.p
-    return kernels.TransformTables(family, plan._modulus, plan.tables(family).arrays, n,
-                                   *plan._scalar_form(family, pow(n, -1, p)))
-
-
 def direct_sum(a, p, n, k):
     """X[k] = sum a[i] r^(i k) mod p (r the plan's n-th root): numpy for p < 2^32 (every
     product below 2^64), Horner on Python ints above."""
@@ -96,7 +75,7 @@ def test_column_pass_sizes_every_build(isa, p, lanes):
         plan = get_plan(n, p, dtype=lanes)
         a = np.random.default_rng(log2n).integers(0, p, (1, n), dtype=np.uint64).astype(lanes)
         a[0, :64] = p - 1
-        for family in families(p, lanes):
+        for family in valid_families(p, lanes):
             got = transforms(kernels, plan, a, family)
             if isa != "portable":
                 want = np.empty_like(a)
@@ -115,7 +94,7 @@ def test_column_pass_2_22(p, lanes):
     a[0, -64:] = p - 1
     rev = bit_reverse_permutation(n)
     first = None
-    for family in families(p, lanes):
+    for family in valid_families(p, lanes):
         got = transforms(kernels, plan, a, family)
         first = got if first is None else first
         assert np.array_equal(got, first), family
@@ -131,7 +110,7 @@ def test_column_pass_against_direct_sums(p, lanes):
     a = np.random.default_rng(p % 89).integers(0, p, n, dtype=np.uint64).astype(lanes)
     a[-1] = p - 1
     ks = (0, 1, 77777, n - 1) if p < 2**32 else (1, n - 1)
-    for family in families(p, lanes):
+    for family in valid_families(p, lanes):
         A = ntt_cy.ntt(a, p, reduction=family, dtype=lanes, workers=2)
         for k in ks:
             assert int(A[k]) == direct_sum(a, p, n, k), (family, k)
