@@ -101,6 +101,9 @@ def sizes_table(lo, hi, fields):
     out = subprocess.run([sys.executable, "-c", SIZES, str(lo), str(hi), json.dumps(fields)],
                          capture_output=True, text=True, check=True)
     isa, rows = json.loads(out.stdout)
+    if not any(cells for *_, cells in rows):
+        sys.exit(f"{', '.join(name for name, *_ in fields)}: supports none of the lengths "
+                 f"2^{lo}..2^{hi} (p - 1 has too few factors 2)")
     print(f"forward NTT kernel, {isa} build, 1 thread, in place, bit-reversed output; "
           f"ns per butterfly at n = 2^{REFERENCE_LOG2N}, then the ratio to it at each n "
           f"(-: p has no root of unity of that order)\n")
