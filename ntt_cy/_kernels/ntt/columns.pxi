@@ -16,9 +16,9 @@
 #
 # Threads take whole column blocks (no barrier between the large stages); with an
 # Interrupt (interrupts.pxi) each thread asks `stopping` before each of its blocks.
-# The DIF's first stage reads the input from src (each block's rows copied with the
-# largest-value check right before its butterflies); the DIT's last stage finishes
-# (fold or scale) each block's rows after its butterflies.
+# The DIF's first two stages read the input from src (with the largest-value check, as
+# the first large sweep does); the DIT's last stage finishes (fold or scale) each
+# block's rows after its butterflies.
 
 cdef enum:
     # Bytes of data per column block (all rows x B columns): a few MiB, well within a
@@ -47,18 +47,27 @@ cdef inline bint use_columns(Py_ssize_t half, Py_ssize_t c) noexcept nogil:
     return half >= c << (COLUMN_MIN_STAGES - 1)
 
 
-cdef void dif_column_block(lane_t* a, Py_ssize_t n, Py_ssize_t c, Py_ssize_t j0,
-                           Py_ssize_t b, Py_ssize_t half, const Tables* t) noexcept nogil:
+cdef void dif_column_block(lane_t* a, const lane_t* src, Py_ssize_t n, Py_ssize_t c,
+                           Py_ssize_t j0, Py_ssize_t b, Py_ssize_t half, const Tables* t,
+                           uint64_t* seen) noexcept nogil:
     # DIF stages half, half/2, ..., c on columns j0 <= j < j0 + b of a[0:n]: two at a
     # time, the last one alone when their count is odd.  A radix-4 group j of a block
     # of 2 half values pairs rows r, r + h/2, r + h, r + 3h/2 (h = half / c, j = r c +
-    # column), so a stage takes h/2 runs per block.
-    cdef Py_ssize_t s, r
+    # column), so a stage takes h/2 runs per block.  src != a: the first two stages
+    # read their input from src (first_sweep_range, *seen raised to its largest value).
+    cdef Py_ssize_t s, r, lo
+    cdef bint first = src != a
     while half >= c:
         if half >> 1 >= c:
             for s in range(n // (2 * half)):
                 for r in range(half // (2 * c)):
-                    dif_run4(a + 2 * half * s, half, r * c + j0, r * c + j0 + b, t)
+                    lo = r * c + j0
+                    if first:
+                        first_sweep_range(a + 2 * half * s, src + 2 * half * s, half, True,
+                                          half >> 1, 4, lo, lo + b, t, seen)
+                    else:
+                        dif_run4(a + 2 * half * s, half, lo, lo + b, t)
+            first = False
             half >>= 2
         else:
             for s in range(n // (2 * half)):
@@ -91,21 +100,17 @@ cdef void dif_columns(lane_t* a, const lane_t* src, Py_ssize_t n, Py_ssize_t c,
                       uint64_t* seen) noexcept nogil:
     # DIF stages half, half/2, ..., c of a[0:n] by column blocks (see the top of this
     # file), group by group of 2 half values (the stages never reach across one), this
-    # caller's share of each group's blocks.  src != a: the input is src, copied block
-    # by block with *seen raised to its largest value.
+    # caller's share of each group's blocks.  src != a: the input is src, read by each
+    # block's first stages with *seen raised to its largest value.
     cdef Py_ssize_t size = 2 * half, b = column_width(size, c, parts, sizeof(lane_t))
-    cdef Py_ssize_t blocks = c // b, g, k, r, j0
+    cdef Py_ssize_t blocks = c // b, g, k
     cdef lane_t* x
     for g in range(n // size):
         x = a + g * size
         for k in range(blocks * part // parts, blocks * (part + 1) // parts):
             if stopping(t.irq, part):
                 return
-            j0 = k * b
-            if src != a:
-                for r in range(size // c):
-                    copy_max(src + g * size + r * c + j0, x + r * c + j0, b, seen)
-            dif_column_block(x, size, c, j0, b, half, t)
+            dif_column_block(x, src + g * size, size, c, k * b, b, half, t, seen)
 
 
 cdef void dit_columns(lane_t* a, Py_ssize_t n, Py_ssize_t c, Py_ssize_t half_hi, int part,
