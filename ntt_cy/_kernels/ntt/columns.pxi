@@ -22,9 +22,9 @@
 
 cdef enum:
     # Bytes of data per column block (all rows x B columns): a few MiB, well within a
-    # last-level cache, with row segments of tens of KiB (`python
-    # asv_bench/scripts/ns_per_butterfly.py --sizes` shows the cost per butterfly
-    # across sizes; 2 and 8 MiB blocks were as fast, 1 MiB ones slower at n = 2^24).
+    # last-level cache, with row segments of tens of KiB (2 and 8 MiB blocks are about
+    # as fast; `python asv_bench/scripts/ns_per_butterfly.py --sizes` shows the cost
+    # per butterfly across sizes).
     COLUMN_BLOCK_BYTES = 1 << 22
     # Fewest large stages for which the column pass replaces the sweeps: one or two
     # take a single sweep anyway (dif_large_pass / dit_large_pass).
