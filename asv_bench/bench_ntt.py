@@ -7,8 +7,8 @@ Every call passes ``workers=`` explicitly.  Transforms write into a preallocated
 import numpy as np
 
 from asv_bench._common import (
-    LANES, P30, P32, P51_ABOVE, P51_TOP, P62, P_BABYBEAR, P_GOLDILOCKS, butterflies,
-    check_workers, empty_like_kernel_rows, interleaved_medians, make_plan,
+    LANES, P30, P32, P51, P51_ABOVE, P51_TOP, P62, P_BABYBEAR, P_CLASSIC_29, P_GOLDILOCKS,
+    butterflies, check_workers, empty_like_kernel_rows, interleaved_medians, make_plan,
     median_seconds, ntt_cy_attr, random_lanes,
 )
 
@@ -171,6 +171,36 @@ class ButterflyRate:
         return t * 1e9 / butterflies(n)
 
     track_forward_ns_per_butterfly.unit = "ns/butterfly"
+
+
+class SizeFlatness:
+    """Cost per butterfly at n = 2^22 over the one at n = 2^17, a transform that just fits
+    a core's L2 (one thread, bit-reversed output, default family): how flat the rate
+    stays once the data lives in memory (the aim is at most 1.25).  32-bit lanes: p =
+    469762049 and BabyBear; 64-bit lanes: p = 1337006139375617 and Goldilocks.
+    `python asv_bench/scripts/ns_per_butterfly.py --sizes` prints the whole sweep."""
+    params = (["u32", "babybear", "u64", "goldilocks"],)
+    param_names = ["field"]
+    timeout = 180
+    FIELDS = {"u32": (P_CLASSIC_29, np.uint32), "babybear": (P_BABYBEAR, np.uint32),
+              "u64": (P51, np.uint64), "goldilocks": (P_GOLDILOCKS, np.uint64)}
+
+    def setup(self, field):
+        p, dtype = self.FIELDS[field]
+        self.calls = []
+        for n in (2**17, 2**22):
+            plan = make_plan(n, p, dtype=dtype)
+            a = random_lanes(n, p, dtype)
+            out = np.empty_like(a)
+            self.calls.append(lambda plan=plan, a=a, out=out: plan.forward(
+                a, out=out, workers=1, bit_reversed=True))
+
+    def track_ratio_2_22_to_2_17(self, field):
+        # samples interleaved: both sizes see the same load of a shared machine
+        t17, t22 = interleaved_medians(self.calls, min_rounds=7, budget=1.0)
+        return (t22 / butterflies(2**22)) / (t17 / butterflies(2**17))
+
+    track_ratio_2_22_to_2_17.unit = "x"
 
 
 class ThreadScaling:

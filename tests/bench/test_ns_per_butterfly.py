@@ -44,3 +44,16 @@ def test_fields_table_names_each_field_and_family():
 def test_fields_rejects_a_length_out_of_range():
     proc = run("--fields", "--log2n", "30")
     assert proc.returncode == 2 and "--fields needs --log2n in 4..24" in proc.stderr
+
+
+def test_sizes_prints_ratios_to_2_17():
+    proc = run("--sizes", "--p", "998244353", "--range", "16:17")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| 998244353 |")]
+    assert [r.split(" | ")[2] for r in rows] == ["montgomery", "barrett", "lazy"]
+    assert all(r.endswith(" | 1.00 |") for r in rows)   # the 2^17 column, its own ratio
+
+
+def test_sizes_rejects_a_range_without_2_17():
+    proc = run("--sizes", "--range", "18:20")
+    assert proc.returncode == 2 and "--range needs 1 <= LO <= 17 <= HI <= 30" in proc.stderr

@@ -62,9 +62,14 @@ def transform_call(p, dtype, workers, inverse=False, bit_reversed=False):
     def make(n):
         plan = NTTPlan(n, p)
         a = rng.integers(0, p, n, dtype=np.uint64).astype(dtype)
+        # into one output, whose pages are touched once: a fresh output per call times
+        # the page faults of hundreds of MiB too, which vary from call to call
+        out = np.empty_like(a)
         if inverse:
-            return lambda: plan.inverse(a, workers=workers, bit_reversed=bit_reversed)
-        return lambda: plan.forward(a, workers=workers, bit_reversed=bit_reversed)
+            return lambda: plan.inverse(a, out=out, workers=workers,
+                                        bit_reversed=bit_reversed).copy()
+        return lambda: plan.forward(a, out=out, workers=workers,
+                                    bit_reversed=bit_reversed).copy()
     return make
 
 

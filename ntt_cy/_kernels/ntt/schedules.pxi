@@ -266,11 +266,15 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     # the chunks).
     cdef Py_ssize_t nchunks = n // c, k
     while half >= c:
-        dif_large_pass(a, n, half, part, parts, t, src, seen)
+        if use_columns(half, c):
+            dif_columns(a, src, n, c, half, part, parts, t, seen)
+            half = c >> 1
+        else:
+            dif_large_pass(a, n, half, part, parts, t, src, seen)
+            half >>= 2 if half >> 1 >= c else 1
         src = a
         if parts > 1:
             ntt_cy_barrier()
-        half >>= 2 if half >> 1 >= c else 1
     for k in range(nchunks * part // parts, nchunks * (part + 1) // parts):
         if stopping(t.irq, part):
             break
@@ -299,6 +303,9 @@ cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     while half < n:
         if parts > 1:
             ntt_cy_barrier()
+        if half == c and use_columns(n >> 1, c):
+            dit_columns(a, n, c, n >> 1, part, parts, t, tw, finish)
+            break
         step = 4 if 2 * half < n else 2
         dit_large_pass(a, n, half, part, parts, t, tw,
                        finish if half * step >= n else FINISH_NONE)

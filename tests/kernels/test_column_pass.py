@@ -1,0 +1,157 @@
+"""The column pass (ntt/columns.pxi: every large stage of a transform in one pass over
+memory) at the sizes that take it, in every kernel build: outputs against direct sums,
+the builds against each other, one and two threads, in place and out of place, natural
+and bit-reversed order, and the round trip.
+
+With the cache chunk c = 2^16 values, n = 2^19 is the first size with three large stages
+(8 rows of c), 2^21 has an odd count (a radix-2 stage after the radix-4 ones) and 2^22
+and 2^24 are past the last-level cache; n = 2^18 (two large stages) still takes the
+sweeps, for comparison.
+"""
+import numpy as np
+import pytest
+
+import ntt_cy
+from ntt_cy._kernels.active import ACTIVE_ISA
+from ntt_cy._support.isa import checkable_isas, load
+from ntt_cy.plan import get_plan
+from ntt_cy.primes import root_of_unity
+from ntt_oracle import bit_reverse_permutation
+from test_ntt import tables_for, valid_families
+
+P_GOLDILOCKS = 2**64 - 2**32 + 1
+# (p, lanes): 32-bit lanes with the lazy family in [0, 4p) and in [0, p) (BabyBear), a
+# 32-bit prime on 64-bit lanes, the AVX2 double-precision range, Goldilocks
+CASES = [(469762049, np.uint32), (2013265921, np.uint32), (998244353, np.uint64),
+         (1337006139375617, np.uint64), (P_GOLDILOCKS, np.uint64)]
+def direct_sum(a, p, n, k):
+    """X[k] = sum a[i] r^(i k) mod p (r the plan's n-th root): numpy for p < 2^32 (every
+    product below 2^64), Horner on Python ints above."""
+    step = pow(root_of_unity(n, p), k, p)
+    if p < 2**32:
+        pw = np.ones(1, dtype=np.uint64)
+        while len(pw) < n:
+            pw = np.concatenate([pw, pw * np.uint64(pow(step, len(pw), p)) % np.uint64(p)])
+        return int((a.astype(np.uint64) * pw % np.uint64(p)).sum(dtype=np.uint64) % np.uint64(p))
+    acc = 0
+    for x in a[::-1].tolist():
+        acc = (acc * step + x) % p
+    return acc
+
+
+def transforms(kernels, plan, a, family):
+    """Every way the kernels transform one row, each checked against the first: bit-
+    reversed output on 1 and 2 threads, out of place and in place, natural order; the
+    inverse of each back to a.  Returns the bit-reversed output."""
+    tables = tables_for(kernels, plan, family)
+    n = plan.n
+    rev = bit_reverse_permutation(n)
+    ref = np.empty_like(a)
+    kernels.forward(a, ref, tables, 1, False)
+    assert int(ref.max()) < plan.p
+    for threads in (1, 2):
+        out = np.empty_like(a)
+        kernels.forward(a, out, tables, threads, False)
+        assert np.array_equal(out, ref), ("bit-reversed", threads)
+        kernels.inverse(out, out, tables, threads, False)
+        assert np.array_equal(out, a), ("inverse in place", threads)
+        natural = a.copy()
+        kernels.forward(natural, natural, tables, threads, True)
+        assert np.array_equal(natural[:, rev], ref), ("natural in place", threads)
+        back = np.empty_like(a)
+        kernels.inverse(natural, back, tables, threads, True)
+        assert np.array_equal(back, a), ("natural inverse", threads)
+    return ref
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
+@pytest.mark.parametrize("p,lanes", CASES)
+def test_column_pass_sizes_every_build(isa, p, lanes):
+    # every build against the portable one (whose outputs are checked against direct
+    # sums in test_column_pass_against_direct_sums), every family
+    kernels, portable = load(isa), load("portable")
+    for log2n in (18, 19, 21):
+        n = 1 << log2n
+        plan = get_plan(n, p, dtype=lanes)
+        a = np.random.default_rng(log2n).integers(0, p, (1, n), dtype=np.uint64).astype(lanes)
+        a[0, :64] = p - 1
+        for family in valid_families(p, lanes):
+            got = transforms(kernels, plan, a, family)
+            if isa != "portable":
+                want = np.empty_like(a)
+                portable.forward(a, want, tables_for(portable, plan, family), 1, False)
+                assert np.array_equal(got, want), (log2n, family)
+
+
+@pytest.mark.parametrize("p,lanes", CASES)
+def test_column_pass_2_22(p, lanes):
+    # past the last-level cache (the active build; the others agree with it at 2^21):
+    # the families agree, one sample against a direct sum
+    kernels = load(ACTIVE_ISA)
+    n = 1 << 22
+    plan = get_plan(n, p, dtype=lanes)
+    a = np.random.default_rng(22).integers(0, p, (1, n), dtype=np.uint64).astype(lanes)
+    a[0, -64:] = p - 1
+    rev = bit_reverse_permutation(n)
+    first = None
+    for family in valid_families(p, lanes):
+        got = transforms(kernels, plan, a, family)
+        first = got if first is None else first
+        assert np.array_equal(got, first), family
+    k = n - 3
+    assert int(first[0, np.flatnonzero(rev == k)[0]]) == direct_sum(a[0], p, n, k)
+
+
+@pytest.mark.parametrize("p,lanes", CASES)
+def test_column_pass_against_direct_sums(p, lanes):
+    # the public calls at the first column-pass size, every family, cyclic and
+    # negacyclic (whose twist rides on the same schedule)
+    n = 1 << 19
+    a = np.random.default_rng(p % 89).integers(0, p, n, dtype=np.uint64).astype(lanes)
+    a[-1] = p - 1
+    ks = (0, 1, 77777, n - 1) if p < 2**32 else (1, n - 1)
+    for family in valid_families(p, lanes):
+        A = ntt_cy.ntt(a, p, reduction=family, dtype=lanes, workers=2)
+        for k in ks:
+            assert int(A[k]) == direct_sum(a, p, n, k), (family, k)
+        neg = ntt_cy.ntt(a, p, kind="negacyclic", reduction=family, dtype=lanes, workers=1)
+        assert np.array_equal(ntt_cy.intt(neg, p, kind="negacyclic", reduction=family,
+                                          dtype=lanes, workers=2), a), family
+
+
+def test_column_pass_2_24():
+    # 256 rows of the chunk, 32-bit lanes: the builds agree, one direct sum
+    p, n = 469762049, 1 << 24
+    plan = get_plan(n, p, dtype=np.uint32)
+    a = np.random.default_rng(24).integers(0, p, (1, n), dtype=np.uint32)
+    kernels, portable = load(ACTIVE_ISA), load("portable")
+    got = transforms(kernels, plan, a, "lazy")
+    if ACTIVE_ISA != "portable":
+        want = np.empty_like(a)
+        portable.forward(a, want, tables_for(portable, plan, "lazy"), 2, False)
+        assert np.array_equal(got, want)
+    k = 5
+    assert int(got[0, np.flatnonzero(bit_reverse_permutation(n) == k)[0]]) == direct_sum(
+        a[0], p, n, k)
+
+
+def test_polymul_past_the_chunk_sizes():
+    # products whose transforms take the column pass (padded first stages, then the
+    # column pass from n/8): checked at a point, c(x) = a(x) b(x) mod p
+    p = 998244353
+    rng = np.random.default_rng(5)
+    for la, lb in ((1 << 20, 1 << 20), (3 << 18, 1 << 19)):
+        a = rng.integers(0, p, la, dtype=np.uint64)
+        b = rng.integers(0, p, lb, dtype=np.uint64)
+        c = ntt_cy.polymul(a, b, p, workers=2)
+        x = 1234567
+        assert len(c) == la + lb - 1
+        ev = [direct_eval(v, x, p) for v in (a, b, c)]
+        assert ev[2] == ev[0] * ev[1] % p
+
+
+def direct_eval(coeffs, x, p):
+    acc = 0
+    for v in np.asarray(coeffs)[::-1].tolist():
+        acc = (acc * x + int(v)) % p
+    return acc
