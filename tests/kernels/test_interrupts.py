@@ -41,8 +41,11 @@ def signal_during(call, took, signum):
     times at which the handler ran (default SIGINT handler: KeyboardInterrupt is not
     caught here), and when the call returned."""
     handled = []
-    previous = None
-    if signum != signal.SIGINT:
+    if signum == signal.SIGINT:
+        # (Python's own handler even where SIGINT was ignored when Python started, as in
+        # a shell's background job)
+        previous = signal.signal(signum, signal.default_int_handler)
+    else:
         previous = signal.signal(signum, lambda *_: handled.append(time.perf_counter()))
     timer = threading.Timer(took / 4, os.kill, (os.getpid(), signum))
     timer.start()
@@ -52,8 +55,7 @@ def signal_during(call, took, signum):
     finally:
         timer.cancel()
         timer.join()
-        if previous is not None:
-            signal.signal(signum, previous)
+        signal.signal(signum, previous)
 
 
 def transform_call(p, dtype, workers, inverse=False, bit_reversed=False):

@@ -89,9 +89,12 @@ def test_ctrl_c_interrupts_a_long_batch_soon():
     # SIGINT after 0.5 s must end it within a second: without pieces the kernel call
     # would run to its end first.
     child = textwrap.dedent("""
-        import sys, time
+        import signal, sys, time
         import numpy as np
         import ntt_cy
+        # Python's own SIGINT handler even where SIGINT was ignored when Python started
+        # (a shell's background job)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         m = 2**61 - 1
         a = np.arange(4096 * 4096, dtype=np.uint64).reshape(4096, 4096) % m
         ntt_cy.polymul(a[:2], a[:2], m, workers=1)   # plans and tables built
