@@ -202,8 +202,9 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
     """
     if n is None and dtype is None and root is None and backend == "cpu":
         # a small 1-D call whose tables a call like it kept: one compiled call
-        result = _ntt.cached_row_call(a, p, kind, row_tables_by_key, True, out, assume_reduced,
-                                      axis, reduction, workers)
+        result: IntegerArray | None = _ntt.cached_row_call(
+            a, p, kind, row_tables_by_key, True, out, assume_reduced,
+            axis, reduction, workers)
         if result is not None:
             return result
     trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
@@ -283,8 +284,9 @@ def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Intege
     """
     if n is None and dtype is None and root is None and backend == "cpu":
         # a small 1-D call whose tables a call like it kept: one compiled call
-        result = _ntt.cached_row_call(a, p, kind, row_tables_by_key, False, out, assume_reduced,
-                                      axis, reduction, workers)
+        result: IntegerArray | None = _ntt.cached_row_call(
+            a, p, kind, row_tables_by_key, False, out, assume_reduced,
+            axis, reduction, workers)
         if result is not None:
             return result
     trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
