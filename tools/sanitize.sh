@@ -63,7 +63,9 @@ if [ ! -e "$asan" ]; then
     exit 2
 fi
 status=0
-deselect=""
+# (never the column pass's transforms past the last-level cache, test_column_pass_2_22
+# and _2_24: minutes under the sanitizers, the same code as its 2^19 and 2^21 cases)
+deselect="not test_column_pass_2_2"
 for isa in $builds; do
     echo "== the kernel tests under ASan + UBSan, NTT_CY_ISA=$isa"
     # (after the first build: without the tests whose ids name a build, which load
@@ -77,6 +79,6 @@ for isa in $builds; do
         --ignore=tests/kernels/test_constant_time.py) \
         || status=$?
     [ "$status" -eq 0 ] || break
-    deselect="not portable and not avx2 and not avx512"
+    deselect="not portable and not avx2 and not avx512 and not test_column_pass_2_2"
 done
 exit "$status"

@@ -83,7 +83,7 @@ def test_column_pass_sizes_every_build(isa, p, lanes):
                 assert np.array_equal(got, want), (log2n, family)
 
 
-@pytest.mark.parametrize("p,lanes", CASES)
+@pytest.mark.parametrize("p,lanes", [(469762049, np.uint32), (1337006139375617, np.uint64)])
 def test_column_pass_2_22(p, lanes):
     # past the last-level cache (the active build; the others agree with it at 2^21):
     # the families agree, one sample against a direct sum
