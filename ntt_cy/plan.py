@@ -10,8 +10,9 @@ import numpy.typing as npt
 
 from ntt_cy._support import checks as _checks
 from ntt_cy._kernels import active as _ntt
-from ntt_cy._support.aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWIDDLES,
-                             TABLE_TAIL_BYTES, aligned_copy, aligned_empty)
+from ntt_cy._support.aligned import (ALIGN, PAGE, PAGE_ELEMENTWISE, PAGE_QUOTIENTS,
+                                    PAGE_TWIDDLES, TABLE_TAIL_BYTES, aligned_copy,
+                                    aligned_empty, readable_tail)
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.pieces import piece_rows, piece_starts
 from ntt_cy._support.scratch import scratch
@@ -78,10 +79,23 @@ def table_page_offset(key: str) -> int:
     return 0
 
 
-def bit_reversal_permutation(n: int) -> npt.NDArray[np.uint32]:
+def placed(table: npt.NDArray[Any], key: str) -> bool:
+    """Whether `table` lies where aligned_empty puts table `key` (table_page_offset, its
+    readable tail): one the kernels can take as it is."""
+    address = table.ctypes.data
+    offset = table_page_offset(key)
+    boundary = PAGE if table.nbytes >= PAGE else ALIGN
+    return (table.flags.c_contiguous and address % boundary == (offset if boundary == PAGE else 0)
+            and readable_tail(table) >= TABLE_TAIL_BYTES)
+
+
+def bit_reversal_permutation(n: int, out: npt.NDArray[np.uint32] | None = None
+                             ) -> npt.NDArray[np.uint32]:
     """rev[i] = i with its log2(n) bits reversed, built by doubling: for i in [m, 2m),
-    rev[i] = rev[i - m] + n / (2m) (one write per entry)."""
-    rev = np.zeros(n, dtype=np.uint32)
+    rev[i] = rev[i - m] + n / (2m) (one write per entry); into `out` (uint32, length n)
+    when given."""
+    rev = np.empty(n, dtype=np.uint32) if out is None else out
+    rev[:1] = 0
     m = 1
     while m < n:
         np.add(rev[:m], n // (2 * m), out=rev[m:2 * m])
@@ -243,8 +257,17 @@ class NTTPlan:
                         self._row_tables = t
         return t
 
-    def _powers(self, base: int, start: int, count: int) -> npt.NDArray[Any]:
-        out = np.empty(max(count, 1), dtype=self.dtype)
+    def _table(self, key: str, count: int) -> npt.NDArray[Any]:
+        """An uninitialised table of `count` lanes, placed in memory as the kernels read
+        table `key` (table_page_offset), with the readable tail they need: the tables
+        are written where they will stay, not copied there."""
+        return aligned_empty(count, self.dtype, table_page_offset(key), TABLE_TAIL_BYTES)
+
+    def _powers(self, base: int, start: int, count: int, key: str | None = None
+                ) -> npt.NDArray[Any]:
+        """start * base^i mod p for i < count (at least one), as table `key` when given."""
+        count = max(count, 1)
+        out = np.empty(count, dtype=self.dtype) if key is None else self._table(key, count)
         _ntt.powers(out, base, start, self.p)
         return out
 
@@ -253,7 +276,7 @@ class NTTPlan:
         if family == "montgomery":
             _ntt.to_montgomery(values, self.p, self._modulus["mont_bits"])
         elif family == "lazy":
-            q = np.empty_like(values)
+            q = self._table(key + "_q", values.shape[0])
             _ntt.shoup_quotients(values, q, self.p)
             arrays[key + "_q"] = q
             if _ntt.float_twiddles(self.p, self.dtype.itemsize):
@@ -273,18 +296,22 @@ class NTTPlan:
             w = psi * psi % p
         else:
             psi, w = None, self.root
-        arrays: dict[str, Any] = {"bitrev": bit_reversal_permutation(n)}
+        rev = aligned_empty(n, np.uint32, table_page_offset("bitrev"), TABLE_TAIL_BYTES)
+        arrays: dict[str, Any] = {"bitrev": bit_reversal_permutation(n, out=rev)}
         for key, base in (("fwd_tw", w), ("inv_tw", pow(w, -1, p))):
-            tw = np.empty(n, dtype=self.dtype)
+            tw = self._table(key, n)
             _ntt.stage_twiddles(tw, self._powers(base, 1, n // 2))
             self._family_form(family, tw, arrays, key)
         n_inv = pow(n, -1, p)
         if psi is not None:
-            twist = self._powers(psi, 1, n)
-            self._family_form(family, twist, arrays, "twist")
-            self._family_form(family, self._powers(pow(psi, -1, p), n_inv, n), arrays, "untwist")
+            self._family_form(family, self._powers(psi, 1, n, "twist"), arrays, "twist")
+            self._family_form(family, self._powers(pow(psi, -1, p), n_inv, n, "untwist"),
+                              arrays, "untwist")
         scale, scale_q = self._scalar_form(family, n_inv)
-        arrays = {key: aligned_copy(table, table_page_offset(key), TABLE_TAIL_BYTES)
+        # (the tables built above are in place already; the double-precision ones are
+        # placed here)
+        arrays = {key: table if placed(table, key) else
+                  aligned_copy(table, table_page_offset(key), TABLE_TAIL_BYTES)
                   for key, table in arrays.items()}
         return _ntt.TransformTables(family, self._modulus, arrays, n, scale, scale_q)
 

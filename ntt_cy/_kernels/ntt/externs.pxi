@@ -12,7 +12,7 @@ from libc.string cimport memcpy, memset
 from ntt_cy._kernels.ntt.arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
 from ntt_cy._kernels.ntt.arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
                               shoup_mul64, fold_once, shoup_mul32_wide, mod_wide64,
-                              mod_any_wide64, max64)
+                              mod_any_wide64, max64, mask64)
 from ntt_cy._kernels.ntt.arith_goldilocks cimport goldilocks_mul64
 
 from ntt_cy._support.aligned cimport aligned_new
@@ -130,5 +130,6 @@ cdef extern from "simd/bitrev/dispatch.h" nogil:
 
 cdef extern from "u128.h" nogil:
     uint64_t ntt_mul_wide(uint64_t a, uint64_t b, uint64_t *hi)
+    uint64_t ntt_mulhi64(uint64_t a, uint64_t b)
     uint64_t ntt_mod128(uint64_t hi, uint64_t lo, uint64_t p)
     uint64_t ntt_div128(uint64_t hi, uint64_t lo, uint64_t p)
