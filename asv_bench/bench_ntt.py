@@ -142,8 +142,8 @@ class ConvolutionRoundTrip:
 
 
 class PlanCreation:
-    """NTTPlan construction plus its first table build (default family)."""
-    params = ([2**10, 2**17, 2**20],)
+    """NTTPlan construction plus its first table build (default family) and call."""
+    params = ([2**10, 2**17, 2**20, 2**22],)
     param_names = ["n"]
 
     def setup(self, n):
