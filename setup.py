@@ -132,7 +132,7 @@ def release_flags(debug: bool, sanitize: bool = False):
         return list(SANITIZE_COMPILE_ARGS), [SANITIZERS]
     if debug:
         return ["-O0", "-g"], []
-    return ["-O3", "-g"], []
+    return ["-O3", "-g0"], (["-s"] if sys.platform.startswith("linux") else [])
 
 
 # Extension modules compiled side by side: the four kernel builds take most of an install.
