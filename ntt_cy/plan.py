@@ -235,13 +235,17 @@ class NTTPlan:
         """The peak memory of building one family's tables (an estimate, in bytes): the
         tables (bit reversal, both stage twiddle sets, and the negacyclic twist and
         untwist; Shoup quotients and double-precision forms where the family has them),
-        twice over while they are copied into place, plus a row of temporaries."""
+        built where they stay, and beside them at the peak either the root's powers for
+        one set (a row of temporaries) or the copies of the double-precision forms,
+        which are computed by numpy (with a row of temporaries) and then placed."""
         n, s = self.n, self.dtype.itemsize
         sets = 4 if self.kind == "negacyclic" else 2
         per_set = n * s * (2 if family == "lazy" else 1)
-        if family == "lazy" and _ntt.float_twiddles(self.p, s):
+        floats = family == "lazy" and _ntt.float_twiddles(self.p, s)
+        if floats:
             per_set += 16 * n
-        return 2 * (4 * n + sets * per_set) + 8 * n
+        tables = 4 * n + sets * per_set
+        return tables + max(n * s, 16 * n * (sets + 1) if floats else 0)
 
     # ------------------------------------------------------------------ tables
     def tables(self, family: str) -> Any:
