@@ -220,14 +220,16 @@ class NTTPlan:
     def table_bytes(self, family: str) -> int:
         """The peak memory of building one family's tables (an estimate, in bytes): the
         tables (bit reversal, both stage twiddle sets, and the negacyclic twist and
-        untwist; Shoup quotients and double-precision forms where the family has them),
+        untwist; Shoup quotients, double-precision forms and group tables where the
+        family has them),
         twice over while they are copied into place, plus a row of temporaries."""
         n, s = self.n, self.dtype.itemsize
         sets = 4 if self.kind == "negacyclic" else 2
         per_set = n * s * (2 if family == "lazy" else 1)
         if family == "lazy" and _ntt.float_twiddles(self.p, s):
             per_set += 16 * n
-        return 2 * (4 * n + sets * per_set) + 8 * n
+        groups = 2 * 8 * _ntt.goldilocks_groups_length(n) if family == "goldilocks" else 0
+        return 2 * (4 * n + sets * per_set + groups) + 8 * n
 
     # ------------------------------------------------------------------ tables
     def tables(self, family: str) -> Any:
@@ -260,6 +262,15 @@ class NTTPlan:
                 arrays[key + "_f"], arrays[key + "_fq"] = float_twiddles(values, self.p)
         arrays[key] = values
 
+    def _goldilocks_groups(self, base: int, arrays: dict[str, Any], key: str) -> None:
+        # The goldilocks family's radix-64 group tables (the second table of the stage
+        # twiddles of root `base`) where this build runs the family by groups.
+        length = _ntt.goldilocks_groups_length(self.n)
+        if length:
+            groups = np.empty(length, dtype=np.uint64)
+            _ntt.goldilocks_groups(groups, base, self.n)
+            arrays[key + "_q"] = groups
+
     def _scalar_form(self, family: str, value: int) -> tuple[int, int]:
         arr = np.array([value], dtype=self.dtype)
         tmp: dict[str, Any] = {}
@@ -278,6 +289,8 @@ class NTTPlan:
             tw = np.empty(n, dtype=self.dtype)
             _ntt.stage_twiddles(tw, self._powers(base, 1, n // 2))
             self._family_form(family, tw, arrays, key)
+            if family == "goldilocks":
+                self._goldilocks_groups(base, arrays, key)
         n_inv = pow(n, -1, p)
         if psi is not None:
             twist = self._powers(psi, 1, n)

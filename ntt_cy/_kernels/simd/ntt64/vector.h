@@ -155,6 +155,27 @@ NTT_INLINE vec_t vec_u64_goldilocks_reduce(vec_t hi, vec_t lo, const vec_u64_mod
 #endif
 }
 
+/* (hi 2^64 + lo) mod p in [0, p) for hi < 2^32 (hh = 0 above): r = lo + hi E, a carry
+ * corrected by + E (r <= 2^64 - 2^33 then), one conditional subtraction of p. */
+NTT_INLINE vec_t vec_u64_goldilocks_reduce96(vec_t hi, vec_t lo, const vec_u64_mod *m) {
+    const vec_t eps = vec_set1_u64(0xffffffffu);
+    vec_t u = vec_mul_even_u32(hi, eps);
+#if defined(NTT_CY_AVX2)
+    (void)m;
+    const vec_t top = vec_set1_u64(UINT64_C(1) << 63);
+    const vec_t last_s = vec_set1_u64((NTT_GOLDILOCKS_P - 1) ^ (UINT64_C(1) << 63));
+    vec_t lo_s = _mm256_xor_si256(lo, top);
+    vec_t r_s = vec_add_u64(lo_s, u);
+    r_s = vec_add_u64(r_s, vec_shr32_u64(_mm256_cmpgt_epi64(lo_s, r_s)));  /* carry: + E */
+    r_s = vec_add_u64(r_s, vec_shr32_u64(_mm256_cmpgt_epi64(r_s, last_s))); /* r >= p */
+    return _mm256_xor_si256(r_s, top);
+#else
+    vec_t r = vec_add_u64(lo, u);
+    r = vec_add_if_below_u64(r, r, u, eps);
+    return vec_sub_unless_below_u64(r, r, m->p, m->p);
+#endif
+}
+
 /* a w mod p in [0, p) for a, w < 2^64, p = 2^64 - 2^32 + 1. */
 NTT_INLINE vec_t vec_u64_goldilocks(vec_t a, vec_t w, const vec_u64_mod *m) {
     vec_t lo, hi = vec_u64_gl_wide(a, w, &lo);
