@@ -3,7 +3,7 @@
  *
  * 2 has order 192 mod p (2^96 = -1), so every root of unity of order dividing 64 is
  * +-2^k, 0 <= k < 96, whatever root the plan picked, and a product by one is two
- * shifts and the reduction of vec_u64_goldilocks_reduce (x_times_pow2 below).  A DIF
+ * shifts and the reduction of vec_u64_goldilocks_reduce (gl_times_pow2 below).  A DIF
  * block of B = 2^s L values, index i = i1 L + i0 (i1 < 2^s, i0 < L), split at L:
  *   1. s radix-2 stages along i1 (the "columns", stride L): their twiddles are the
  *      2^s-th roots r_{2h'}^{j1} (h' = 2^(s-1) .. 1 rows), shifts, each row one
@@ -17,12 +17,12 @@
  * radix-2 stages.  The DIT (inverse) is its transpose: 3, then 2 before the column
  * stages, then 1 with the stages in reverse order.
  * The split points are fixed, L = 8 64^g, so that the tables do not depend on the
- * chunk a schedule hands over: the stages h = 4, 2, 1 run in registers with their
- * generic twiddles (simd/ntt64/avx512_ifma.h, avx2.h small stages); then groups of
- * up to six stages, L = 8 (h = 8 .. 256), L = 512 (h = 512 .. 16384), L = 32768,
- * the topmost group of a block as many stages as it has.  At B = 2^16 that is 1.5 + 1
- * + 1 + 1 generic products per value instead of 8, the column stages two at a time
- * (radix 4) over the block.
+ * chunk a schedule hands over: the stages h = 4, 2, 1 run on eight 8-value blocks
+ * transposed into eight vectors, their twiddles 8th roots of unity, shifts
+ * (gl_low_stages); then groups of up to six stages, L = 8 (h = 8 .. 256), L = 512
+ * (h = 512 .. 16384), L = 32768, the topmost group of a block as many stages as it
+ * has.  At B = 2^16 that is 63/64 + 63/64 + 1/2 generic products per value instead of
+ * 8, the column stages two at a time (radix 4).
  *
  * Tables (NTTPlan builds them into fwd_tw_q / inv_tw_q for this family): D_B at
  * groups[B .. 2B) for every B = 16, 32, .., groups[0] = the largest B (min(n, the
