@@ -234,17 +234,19 @@ class NTTPlan:
     def table_bytes(self, family: str) -> int:
         """The peak memory of building one family's tables (an estimate, in bytes): the
         tables (bit reversal, both stage twiddle sets, and the negacyclic twist and
-        untwist; Shoup quotients and double-precision forms where the family has them),
-        built where they stay, and beside them at the peak either the root's powers for
-        one set (a row of temporaries) or the copies of the double-precision forms,
-        which are computed by numpy (with a row of temporaries) and then placed."""
+        untwist; Shoup quotients, double-precision forms and group tables where the
+        family has them), built where they stay, and beside them at the peak either the
+        root's powers for one set (a row of temporaries) or the copies of the
+        double-precision forms, which are computed by numpy (with a row of temporaries)
+        and then placed."""
         n, s = self.n, self.dtype.itemsize
         sets = 4 if self.kind == "negacyclic" else 2
         per_set = n * s * (2 if family == "lazy" else 1)
         floats = family == "lazy" and _ntt.float_twiddles(self.p, s)
         if floats:
             per_set += 16 * n
-        tables = 4 * n + sets * per_set
+        groups = 2 * 8 * _ntt.goldilocks_groups_length(n) if family == "goldilocks" else 0
+        tables = 4 * n + sets * per_set + groups
         return tables + max(n * s, 16 * n * (sets + 1) if floats else 0)
 
     # ------------------------------------------------------------------ tables
@@ -287,6 +289,15 @@ class NTTPlan:
                 arrays[key + "_f"], arrays[key + "_fq"] = float_twiddles(values, self.p)
         arrays[key] = values
 
+    def _goldilocks_groups(self, base: int, arrays: dict[str, Any], key: str) -> None:
+        # The goldilocks family's radix-64 group tables (the second table of the stage
+        # twiddles of root `base`) where this build runs the family by groups.
+        length = _ntt.goldilocks_groups_length(self.n)
+        if length:
+            groups = self._table(key + "_q", length)
+            _ntt.goldilocks_groups(groups, base, self.n)
+            arrays[key + "_q"] = groups
+
     def _scalar_form(self, family: str, value: int) -> tuple[int, int]:
         arr = np.array([value], dtype=self.dtype)
         tmp: dict[str, Any] = {}
@@ -306,6 +317,8 @@ class NTTPlan:
             tw = self._table(key, n)
             _ntt.stage_twiddles(tw, self._powers(base, 1, n // 2))
             self._family_form(family, tw, arrays, key)
+            if family == "goldilocks":
+                self._goldilocks_groups(base, arrays, key)
         n_inv = pow(n, -1, p)
         if psi is not None:
             self._family_form(family, self._powers(psi, 1, n, "twist"), arrays, "twist")

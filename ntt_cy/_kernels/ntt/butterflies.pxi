@@ -234,6 +234,36 @@ cdef inline bint simd_small_stages(int forward, lane_t* a, Py_ssize_t size, cons
                                   <const uint64_t*>tw.q, tw.f, tw.fq, &prm)
 
 
+cdef inline bint takes_goldilocks_stages(lane_t* a, Py_ssize_t half, const Tables* t,
+                                         const Twiddles* tw) noexcept nogil:
+    # Whether simd_goldilocks_stages takes blocks of 2 half: GOLDILOCKS tables with
+    # their group tables (vector builds only: the plan builds them where
+    # goldilocks_groups_length says), blocks from 16 values to the largest the group
+    # tables serve (their entry 0).
+    if lane_t is uint64_t:
+        return (t.family == GOLDILOCKS and tw.q != NULL and 2 * half >= 16
+                and <uint64_t>(2 * half) <= (<const uint64_t*>tw.q)[0])
+    else:
+        return False
+
+
+cdef inline bint simd_goldilocks_stages(int forward, lane_t* a, Py_ssize_t size,
+                                        Py_ssize_t half, const Tables* t,
+                                        const Twiddles* tw) noexcept nogil:
+    # GOLDILOCKS (uint64 lanes, vector builds): every stage half, half/2, .., 1 of
+    # a[0:size] by radix-64 groups, most twiddles shifts (simd/ntt64/goldilocks.h),
+    # with the group tables the plan keeps in tw.q; False where not taken.
+    cdef ntt64_params prm
+    if lane_t is uint64_t:
+        if not takes_goldilocks_stages(a, half, t, tw):
+            return False
+        prm = simd64_params(&t.mod, t.family)
+        return ntt64_goldilocks_stages(forward, a, size, half, <const uint64_t*>tw.w,
+                                       <const uint64_t*>tw.q, &prm) != 0
+    else:
+        return False
+
+
 cdef inline Py_ssize_t small_half(lane_t* a) noexcept nogil:
     # Largest half-length simd_small_stages covers: 16 uint32 / 8 uint64 per vector.
     if lane_t is uint32_t:

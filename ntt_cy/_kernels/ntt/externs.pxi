@@ -86,6 +86,10 @@ cdef extern from "simd/ntt64/dispatch.h" nogil:
     int ntt64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,
                            const uint64_t* twq, const double* twf, const double* twfq,
                            const ntt64_params* prm)
+    int NTT64_GOLDILOCKS_GROUPS
+    int ntt64_goldilocks_stages(int forward, uint64_t* a, size_t size, size_t half,
+                                const uint64_t* tw, const uint64_t* groups,
+                                const ntt64_params* prm)
     size_t ntt64_times(const uint64_t* src, uint64_t* dst, const double* wf, const double* wfq,
                        size_t count, int fold, const ntt64_params* prm)
     size_t ntt64_scale(uint64_t* a, size_t count, uint64_t c, const ntt64_params* prm)

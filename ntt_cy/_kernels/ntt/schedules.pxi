@@ -25,6 +25,8 @@ cdef void dif_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi,
     # remaining stages before the next one is touched.
     cdef Py_ssize_t half = half_hi, s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
     cdef Py_ssize_t lowest = lowest_half(small)
+    if small == SMALL_SHUFFLED and simd_goldilocks_stages(1, a, size, half_hi, t, &t.fwd):
+        return
     if size > blk and half_hi >= blk:
         while half >= blk:
             if half >= 2 * blk:
@@ -62,6 +64,12 @@ cdef void dit_stages(lane_t* a, Py_ssize_t size, Py_ssize_t half_hi, const Table
     # never makes a pass of its own over memory.
     cdef Py_ssize_t half = lowest_half(small)
     cdef Py_ssize_t s, blk = L1_BLOCK_BYTES // sizeof(lane_t)
+    if small == SMALL_SHUFFLED and takes_goldilocks_stages(a, half_hi, t, tw):
+        if mb != NULL:
+            product_for_dit(a, mb, size, t, mc)
+            mb = NULL
+        if simd_goldilocks_stages(0, a, size, half_hi, t, tw):
+            return
     if size > blk and half_hi >= blk:
         for s in range(size // blk):
             dit_stages(a + blk * s, blk, blk >> 1, t, tw,

@@ -91,3 +91,51 @@ def shoup_quotients(const lane_t[::1] w, lane_t[::1] out, uint64_t p):
             for i in range(w.shape[0]):
                 r = mod_wide64(w[i], 0, d, v, shift)
                 out[i] = (0 - r) * pinv
+
+
+def goldilocks_groups_length(Py_ssize_t n):
+    """Entries of the GOLDILOCKS group table of an n-point plan in this build (0: none;
+    simd/ntt64/goldilocks.h): 2 B for the largest block B = min(n, CHUNK) a schedule
+    hands its chunk stages, from n = 16 on."""
+    cdef Py_ssize_t top = n if n < CHUNK else CHUNK
+    return 2 * top if NTT64_GOLDILOCKS_GROUPS and top >= 16 else 0
+
+
+def goldilocks_groups(uint64_t[::1] out, uint64_t w, Py_ssize_t n):
+    """The radix-64 group twiddles of simd/ntt64/goldilocks.h for the n-point root w
+    (stage twiddles r_{2h} = w^(n / 2h)): for every block B = 16, 32, .., with
+    2 B <= len(out), its top group's row length L = 8 64^g (L < B <= 64 L) and rows
+    k < 2^s = B / L, out[B + k L + i0] = r_B^(i0 bitrev_s(k)); out[0] = the largest B,
+    out[1 .. 16) = 0."""
+    cdef Py_ssize_t B = 16, L, rows, k, i0, s, rev, bits
+    cdef uint64_t r_b, step, x
+    with nogil:
+        for k in range(16):
+            out[k] = 0
+        while 2 * B <= out.shape[0]:
+            L = 8
+            while 64 * L < B:
+                L *= 64
+            rows = B // L
+            bits = 0
+            while (<Py_ssize_t>1 << bits) < rows:
+                bits += 1
+            out[0] = <uint64_t>B
+            step = w   # r_B = w^(n / B), by repeated squaring of w from n down to B
+            s = n
+            while s > B:
+                step = goldilocks_mul64(step, step)
+                s >>= 1
+            r_b = step
+            for k in range(rows):
+                rev = 0
+                for s in range(bits):
+                    rev |= ((k >> s) & 1) << (bits - 1 - s)
+                step = 1   # r_B^rev
+                for s in range(rev):
+                    step = goldilocks_mul64(step, r_b)
+                x = 1
+                for i0 in range(L):
+                    out[B + k * L + i0] = x
+                    x = goldilocks_mul64(x, step)
+            B <<= 1

@@ -84,7 +84,8 @@ cdef struct Modulus:
 cdef struct Twiddles:
     # One direction's stage twiddles (layout at the top of this file).
     const void* w           # family form
-    const void* q           # Shoup quotients of w (LAZY only), else NULL
+    const void* q           # Shoup quotients of w (LAZY), the radix-64 group
+                            # tables (GOLDILOCKS, simd/ntt64/goldilocks.h), else NULL
     const double* f         # w balanced into (-p/2, p/2], as doubles, where the build's
     const double* fq        # uint64 LAZY kernels compute in double precision; f / p
                             # (both NULL elsewhere: see ntt64_float_twiddles)

@@ -11,7 +11,9 @@
  *                   values in [0, 4p), one correction at the end; needs 4p <= 2^L.
  *   NTT_GOLDILOCKS  (uint64 lanes) p = 2^64 - 2^32 + 1 only: values in [0, p), twiddles
  *                   plain; a product's 128 bits reduce with 2^64 = 2^32 - 1 and 2^96 = -1
- *                   (mod p) by adds, subtractions and shifts (simd/ntt64/vector.h).
+ *                   (mod p) by adds, subtractions and shifts (simd/ntt64/vector.h); the
+ *                   chunk stages by radix-64 groups, most twiddles shifts
+ *                   (simd/ntt64/goldilocks.h).
  *   NTT_SHOUP31     (uint32 lanes) the LAZY tables for 2^30 <= p < 2^31, where [0, 4p)
  *                   no longer fits: values in [0, p) in both directions, each Shoup
  *                   product ([0, 2p), exact since 2p <= 2^32) folded once; sums and

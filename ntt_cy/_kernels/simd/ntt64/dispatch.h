@@ -5,7 +5,8 @@
  * Vector builds run the integer kernels of simd/ntt64/vector.h for every family
  * (MONTGOMERY with R = 2^52 for odd p < 2^52 where the build has IFMA, R = 2^64
  * otherwise), one copy per family, and the ISA's own stages at the bit-reversed end
- * (simd/ntt64/avx512_ifma.h, simd/ntt64/avx2.h).  AVX2 builds run LAZY in double
+ * (simd/ntt64/avx512_ifma.h, simd/ntt64/avx2.h), and GOLDILOCKS's chunk stages by
+ * radix-64 groups (simd/ntt64/goldilocks.h).  AVX2 builds run LAZY in double
  * precision instead for p below NTT64_FLOAT_P_MAX, from the balanced twiddles `wf` and
  * `wf / p` (`wfq`) the plan builds where ntt64_float_twiddles says so.  Each entry
  * point returns how much it did (a count, or 1 for "all"); the scalar loops do the
@@ -24,13 +25,17 @@ typedef struct {
     uint64_t barrett_d;      /* BARRETT: p << shift (top bit set) */
     uint64_t barrett_v;      /* BARRETT: floor((2^128 - 1) / d) - 2^64 */
     int barrett_shift;       /* BARRETT: clz(p) */
-    int family;              /* NTT_MONTGOMERY52, NTT_MONTGOMERY64, NTT_BARRETT or NTT_LAZY */
+    int family;              /* NTT_MONTGOMERY52, NTT_MONTGOMERY64, NTT_BARRETT, NTT_LAZY or
+                              * NTT_GOLDILOCKS */
 } ntt64_params;
 
 #if defined(NTT_CY_AVX512)
 #include "simd/ntt64/avx512_ifma.h"
 #elif defined(NTT_CY_AVX2)
 #include "simd/ntt64/avx2.h"
+#endif
+#if defined(NTT_CY_AVX512) || defined(NTT_CY_AVX2)
+#include "simd/ntt64/goldilocks.h"
 #endif
 
 /* The Montgomery radix bits of the uint64 kernels for p: the plan's tables and the
@@ -96,6 +101,28 @@ static inline int ntt64_small_stages(int forward, uint64_t *a, size_t size, cons
     NTT64_BY_FAMILY(avx2_u64_small_stages, prm->family, forward, a, size, tw, twq, prm)
 #else
     (void)forward; (void)a; (void)size; (void)tw; (void)twq; (void)twf; (void)twfq; (void)prm;
+    return 0;
+#endif
+}
+
+/* Whether the build runs GOLDILOCKS by radix-64 groups (and the plan should build
+ * their tables). */
+#if defined(NTT_CY_AVX512) || defined(NTT_CY_AVX2)
+#define NTT64_GOLDILOCKS_GROUPS 1
+#else
+#define NTT64_GOLDILOCKS_GROUPS 0
+#endif
+
+/* GOLDILOCKS: every stage h = half .. 1 of a[0:size] by radix-64 groups
+ * (simd/ntt64/goldilocks.h), DIF forward, DIT inverse; `groups` the family's group
+ * tables of tw's direction.  1 when done. */
+static inline int ntt64_goldilocks_stages(int forward, uint64_t *a, size_t size, size_t half,
+                                          const uint64_t *tw, const uint64_t *groups,
+                                          const ntt64_params *prm) {
+#if defined(NTT_CY_AVX512) || defined(NTT_CY_AVX2)
+    return gl_stages(forward, a, size, half, tw, groups, prm);
+#else
+    (void)forward; (void)a; (void)size; (void)half; (void)tw; (void)groups; (void)prm;
     return 0;
 #endif
 }

@@ -102,29 +102,83 @@ NTT_INLINE vec_t vec_u64_barrett(vec_t a, vec_t b, const vec_u64_mod *m) {
     return vec_srl_u64(r, m->shift);
 }
 
-/* GOLDILOCKS, as goldilocks_reduce128 lane for lane: (hi 2^64 + lo) mod p in [0, p) for
- * p = 2^64 - 2^32 + 1 and any hi, lo < 2^64.  With E = 2^32 - 1 = 2^64 mod p and
- * hi = hh 2^32 + hl (hh, hl < 2^32), 2^96 = -1 gives hi 2^64 + lo = lo - hh + hl E:
- *   t0 = lo - hh; a borrow left t0 + 2^64 = t0 + E too much, so t0 -= E (t0 was
+/* GOLDILOCKS (p = 2^64 - 2^32 + 1; E = 2^32 - 1 = 2^64 mod p; 2^96 = -1 mod p).
+ *
+ * a w = hi 2^64 + lo for any a, w < 2^64 from the four 32 x 32-bit pieces, summed as
+ * the columns allow: t0 = hl + hi32(ll) <= (2^32 - 1)^2 + 2^32 - 1 < 2^64, t1 = lh +
+ * lo32(t0) < 2^64 likewise, hi = hh + hi32(t0) + hi32(t1), lo = lo32(t1) 2^32 + lo32(ll).
+ * (Three additions fewer than vec_u64_mul_wide's generic column sum.) */
+NTT_INLINE vec_t vec_u64_gl_wide(vec_t a, vec_t w, vec_t *lo) {
+    const vec_t eps = vec_set1_u64(0xffffffffu);
+    vec_t a1 = vec_shr32_u64(a), w1 = vec_shr32_u64(w);
+    vec_t ll = vec_mul_even_u32(a, w), lh = vec_mul_even_u32(a, w1);
+    vec_t hl = vec_mul_even_u32(a1, w), hh = vec_mul_even_u32(a1, w1);
+    vec_t t0 = vec_add_u64(hl, vec_shr32_u64(ll));
+    vec_t t1 = vec_add_u64(lh, vec_and(t0, eps));
+    *lo = vec_or(vec_shl32_u64(t1), vec_and(ll, eps));
+    return vec_add_u64(vec_add_u64(hh, vec_shr32_u64(t0)), vec_shr32_u64(t1));
+}
+
+/* (hi 2^64 + lo) mod p in [0, p) for any hi, lo < 2^64, as goldilocks_reduce128 lane
+ * for lane.  With hi = hh 2^32 + hl (hh, hl < 2^32), 2^96 = -1 gives
+ * hi 2^64 + lo = lo - hh + hl E:
+ *   t = lo - hh; a borrow left t + 2^64 = t + E too much, so t -= E (t was
  *     >= 2^64 - 2^32 + 1 then: no new borrow);
- *   t1 = hl E = (hl << 32) - hl < 2^64;
- *   t2 = t0 + t1; a carry dropped 2^64 = E, so t2 += E (t2 <= 2^64 - 2^33 then: no new
+ *   u = hl E, one vpmuludq (hi's low half times E), <= (2^32 - 1)^2;
+ *   r = t + u; a carry dropped 2^64 = E, so r += E (r <= 2^64 - 2^33 then: no new
  *     carry);
- * t2 < 2^64 < 2p is congruent to the input: one conditional subtraction of p. */
+ * r < 2^64 < 2p is congruent to the input: one conditional subtraction of p (r - p =
+ * r + E mod 2^64).  AVX-512 takes the borrow, the carry and r >= p as mask registers;
+ * AVX2, whose only 64-bit compare is signed, keeps t and r with the top bit flipped
+ * (x ^ 2^63: adding to or subtracting from x flips the same bit of the result, and a
+ * signed compare of two flipped values is the unsigned compare of the values), the
+ * correction E being a compare's all-ones mask shifted right by 32. */
 NTT_INLINE vec_t vec_u64_goldilocks_reduce(vec_t hi, vec_t lo, const vec_u64_mod *m) {
     const vec_t eps = vec_set1_u64(0xffffffffu);
-    vec_t hh = vec_shr32_u64(hi);
-    /* - E = p mod 2^64 */
-    vec_t t0 = vec_add_if_below_u64(vec_sub_u64(lo, hh), lo, hh, m->p);
-    vec_t t1 = vec_sub_u64(vec_shl32_u64(hi), vec_and(hi, eps));
-    vec_t t2 = vec_add_u64(t0, t1);
-    t2 = vec_add_if_below_u64(t2, t2, t1, eps);
-    return vec_sub_unless_below_u64(t2, t2, m->p, m->p);
+    vec_t hh = vec_shr32_u64(hi), u = vec_mul_even_u32(hi, eps);
+#if defined(NTT_CY_AVX2)
+    (void)m;
+    const vec_t top = vec_set1_u64(UINT64_C(1) << 63);
+    const vec_t last_s = vec_set1_u64((NTT_GOLDILOCKS_P - 1) ^ (UINT64_C(1) << 63));
+    vec_t lo_s = _mm256_xor_si256(lo, top);
+    vec_t t_s = vec_sub_u64(lo_s, hh);                                   /* (lo - hh)^top */
+    t_s = vec_sub_u64(t_s, vec_shr32_u64(_mm256_cmpgt_epi64(t_s, lo_s))); /* borrow: - E */
+    vec_t r_s = vec_add_u64(t_s, u);
+    r_s = vec_add_u64(r_s, vec_shr32_u64(_mm256_cmpgt_epi64(t_s, r_s)));  /* carry: + E */
+    r_s = vec_add_u64(r_s, vec_shr32_u64(_mm256_cmpgt_epi64(r_s, last_s))); /* r >= p */
+    return _mm256_xor_si256(r_s, top);
+#else
+    vec_t t = vec_add_if_below_u64(vec_sub_u64(lo, hh), lo, hh, m->p);  /* - E = + p */
+    vec_t r = vec_add_u64(t, u);
+    r = vec_add_if_below_u64(r, r, u, eps);
+    return vec_sub_unless_below_u64(r, r, m->p, m->p);
+#endif
+}
+
+/* (hi 2^64 + lo) mod p in [0, p) for hi < 2^32 (hh = 0 above): r = lo + hi E, a carry
+ * corrected by + E (r <= 2^64 - 2^33 then), one conditional subtraction of p. */
+NTT_INLINE vec_t vec_u64_goldilocks_reduce96(vec_t hi, vec_t lo, const vec_u64_mod *m) {
+    const vec_t eps = vec_set1_u64(0xffffffffu);
+    vec_t u = vec_mul_even_u32(hi, eps);
+#if defined(NTT_CY_AVX2)
+    (void)m;
+    const vec_t top = vec_set1_u64(UINT64_C(1) << 63);
+    const vec_t last_s = vec_set1_u64((NTT_GOLDILOCKS_P - 1) ^ (UINT64_C(1) << 63));
+    vec_t lo_s = _mm256_xor_si256(lo, top);
+    vec_t r_s = vec_add_u64(lo_s, u);
+    r_s = vec_add_u64(r_s, vec_shr32_u64(_mm256_cmpgt_epi64(lo_s, r_s)));  /* carry: + E */
+    r_s = vec_add_u64(r_s, vec_shr32_u64(_mm256_cmpgt_epi64(r_s, last_s))); /* r >= p */
+    return _mm256_xor_si256(r_s, top);
+#else
+    vec_t r = vec_add_u64(lo, u);
+    r = vec_add_if_below_u64(r, r, u, eps);
+    return vec_sub_unless_below_u64(r, r, m->p, m->p);
+#endif
 }
 
 /* a w mod p in [0, p) for a, w < 2^64, p = 2^64 - 2^32 + 1. */
 NTT_INLINE vec_t vec_u64_goldilocks(vec_t a, vec_t w, const vec_u64_mod *m) {
-    vec_t lo, hi = vec_u64_mul_wide(a, w, &lo);
+    vec_t lo, hi = vec_u64_gl_wide(a, w, &lo);
     return vec_u64_goldilocks_reduce(hi, lo, m);
 }
 

@@ -1,0 +1,383 @@
+/* The GOLDILOCKS transform stages by radix-64 groups (p = 2^64 - 2^32 + 1, uint64
+ * lanes, vector builds): most twiddles become shifts.
+ *
+ * 2 has order 192 mod p (2^96 = -1), so every root of unity of order dividing 64 is
+ * +-2^k, 0 <= k < 96, whatever root the plan picked, and a product by one is two
+ * shifts and the reduction of vec_u64_goldilocks_reduce (gl_times_pow2 below).  A DIF
+ * block of B = 2^s L values, index i = i1 L + i0 (i1 < 2^s, i0 < L), split at L:
+ *   1. s radix-2 stages along i1 (the "columns", stride L): their twiddles are the
+ *      2^s-th roots r_{2h'}^{j1} (h' = 2^(s-1) .. 1 rows), shifts, each row one
+ *      shift for all its L values;
+ *   2. each value times D_B[k L + i0] = r_B^(i0 bitrev_s(k)) (k the row it ends in,
+ *      row 0 all ones: skipped), one generic product;
+ *   3. the 2^s blocks of L values, each through its remaining stages.
+ * This is the radix-2 DIF of the same root regrouped (the twiddle of stage h, r_{2h}^j
+ * with j = j1 L + i0, factored into its 2^s-th-root part and the rest, which every
+ * later stage of the group would otherwise carry), so the values are those of the
+ * radix-2 stages.  The DIT (inverse) is its transpose: 3, then 2 before the column
+ * stages, then 1 with the stages in reverse order.
+ * The split points are fixed, L = 8 64^g, so that the tables do not depend on the
+ * chunk a schedule hands over: the stages h = 4, 2, 1 run on eight 8-value blocks
+ * transposed into eight vectors, their twiddles 8th roots of unity, shifts
+ * (gl_low_stages); then groups of up to six stages, L = 8 (h = 8 .. 256), L = 512
+ * (h = 512 .. 16384), L = 32768, the topmost group of a block as many stages as it
+ * has.  At B = 2^16 that is 63/64 + 63/64 + 1/2 generic products per value instead of
+ * 8, the column stages two at a time (radix 4).
+ *
+ * Tables (NTTPlan builds them into fwd_tw_q / inv_tw_q for this family): D_B at
+ * groups[B .. 2B) for every B = 16, 32, .., groups[0] = the largest B (min(n, the
+ * schedules' CHUNK)).  The shift amounts come from the stage twiddles (tw[h + j] =
+ * r_{2h}^j): r_M = 2^e_M for M = min(B, 64) found once per call.
+ *
+ * Ranges: every value in memory and between butterflies is in [0, p) (the exact
+ * add / sub of simd/ntt64/vector.h, products canonical), as the radix-2 GOLDILOCKS
+ * stages keep them, so the two mix freely.
+ */
+#ifndef NTT_CY_SIMD_NTT64_GOLDILOCKS_H
+#define NTT_CY_SIMD_NTT64_GOLDILOCKS_H
+#include <stdint.h>
+#include <stddef.h>
+#include "simd/ntt64/vector.h"
+
+/* The smallest block with a column group, and the row length of the lowest group. */
+#define GL_GROUP_MIN 16
+#define GL_LOW_ROW 8
+
+/* x 2^k mod p in [0, p), x in [0, p), 0 < k < 96, k the same for every lane.
+ * k < 64: x 2^k = hi 2^64 + lo with hi = x >> (64 - k), lo = x << k, reduced (hi <
+ * 2^32 for k <= 32: the cheaper vec_u64_goldilocks_reduce96).
+ * k >= 64, j = k - 64: x 2^j = h 2^64 + l (h < 2^31), and x 2^k = h 2^128 + l 2^64
+ * = l 2^64 - h 2^32 (2^128 = 2^96 2^32 = -2^32) = l 2^64 + (p - h 2^32), where
+ * p - h 2^32 lies in (0, p]: the reduction of hi = l, lo = p - (h << 32).  (Shifts by
+ * a count register: a count of 64 gives 0.) */
+NTT_INLINE vec_t gl_times_pow2(vec_t x, unsigned k, const vec_u64_mod *m) {
+    if (k <= 32) {   /* hi < 2^32 */
+        vec_t hi = vec_srl_u64(x, _mm_cvtsi32_si128((int)(64 - k)));
+        return vec_u64_goldilocks_reduce96(hi, vec_sll_u64(x, _mm_cvtsi32_si128((int)k)), m);
+    }
+    if (k < 64) {
+        vec_t hi = vec_srl_u64(x, _mm_cvtsi32_si128((int)(64 - k)));
+        return vec_u64_goldilocks_reduce(hi, vec_sll_u64(x, _mm_cvtsi32_si128((int)k)), m);
+    }
+    unsigned j = k - 64;
+    vec_t h = vec_srl_u64(x, _mm_cvtsi32_si128((int)(64 - j)));
+    vec_t l = vec_sll_u64(x, _mm_cvtsi32_si128((int)j));
+    return vec_u64_goldilocks_reduce(l, vec_sub_u64(m->p, vec_shl32_u64(h)), m);
+}
+
+/* A shift twiddle 2^e (e < 192) as the butterflies take it: 2^k with k = e mod 96, and
+ * the sign (2^96 = -1). */
+typedef struct {
+    unsigned k;
+    int negative;
+} gl_shift;
+
+NTT_INLINE gl_shift gl_shift_of(unsigned e) {
+    gl_shift s;
+    e %= 192;
+    s.negative = e >= 96;
+    s.k = e - 96 * (unsigned)s.negative;
+    return s;
+}
+
+/* DIF (u, v) -> (u + v, (u - v) w) and DIT (u, v) -> (u + v w, u - v w) with w = +-2^k:
+ * the sign swaps the difference's operands (DIF) or the outputs (DIT). */
+NTT_INLINE void gl_butterfly(int forward, vec_t *u, vec_t *v, gl_shift w,
+                             const vec_u64_mod *m) {
+    if (forward) {
+        vec_t d = w.negative ? vec_u64_sub(*v, *u, m) : vec_u64_sub(*u, *v, m);
+        *u = vec_u64_add(*u, *v, m);
+        *v = w.k ? gl_times_pow2(d, w.k, m) : d;
+    } else {
+        vec_t t = w.k ? gl_times_pow2(*v, w.k, m) : *v;
+        vec_t s = vec_u64_add(*u, t, m), d = vec_u64_sub(*u, t, m);
+        *u = w.negative ? d : s;
+        *v = w.negative ? s : d;
+    }
+}
+
+/* The shifts of the column twiddles: codes[h + j] for r_{2h}^j, h = 1, 2, .., M / 2
+ * (j < h), from r_M = 2^e_M: r_{2h} = r_M^(M / 2h). */
+#define GL_CODES 64
+NTT_INLINE void gl_column_codes(gl_shift *codes, unsigned e_m, size_t m_roots) {
+    for (size_t h = 1; 2 * h <= m_roots; h *= 2)
+        for (size_t j = 0; j < h; j++)
+            codes[h + j] = gl_shift_of((unsigned)((e_m * (m_roots / (2 * h)) * j) % 192));
+}
+
+/* One pass over a group's columns in `count` blocks of `rows` rows of L values, the
+ * block c at a + c stride: the column stage hp (rows) alone, or with two, stages hp
+ * and hp / 2 (DIF; DIT: hp / 2 then hp) as radix-4 groups of rows j, j + q, j + hp,
+ * j + hp + q (q = hp / 2).  d != NULL: the pass that holds the stage hp' = 1 also
+ * applies D (row r times d[r L ..], after the stages for DIF, before them for DIT;
+ * row 0 of a block is all ones).  The blocks are the innermost loop but one, so that
+ * a row's twiddle (and the branches it takes) repeats over them. */
+NTT_INLINE void gl_column_pass(int forward, uint64_t *a, size_t count, size_t stride,
+                               size_t rows, size_t L, size_t hp, int two, const uint64_t *d,
+                               const gl_shift *codes, const vec_u64_mod *m) {
+    size_t q = hp / 2, width = two ? q : hp;
+    int ways = two ? 4 : 2;
+    for (size_t b = 0; b < rows; b += 2 * hp) {
+        for (size_t j = 0; j < width; j++) {
+            size_t r[4] = {b + j, b + j + hp, b + j + q, b + j + hp + q};
+            gl_shift wa = codes[hp + j], wb = codes[hp + j + q], wc = codes[two ? q + j : 1];
+            int scaled = d != NULL, first = r[0] == 0;   /* row 0: D = 1 */
+            for (size_t c = 0; c < count; c++) {
+                uint64_t *x = a + c * stride;
+                for (size_t i = 0; i < L; i += VEC_U64_LANES) {
+                    vec_t v[4];
+                    for (int k = 0; k < ways; k++)
+                        v[k] = vec_load(x + r[k] * L + i);
+                    if (!forward && scaled)
+                        for (int k = 0; k < ways; k++)
+                            if (k || !first)
+                                v[k] = vec_u64_goldilocks(v[k], vec_load(d + r[k] * L + i), m);
+                    if (!two) {
+                        gl_butterfly(forward, &v[0], &v[1], wa, m);
+                    } else if (forward) {
+                        gl_butterfly(1, &v[0], &v[1], wa, m);
+                        gl_butterfly(1, &v[2], &v[3], wb, m);
+                        gl_butterfly(1, &v[0], &v[2], wc, m);
+                        gl_butterfly(1, &v[1], &v[3], wc, m);
+                    } else {
+                        gl_butterfly(0, &v[0], &v[2], wc, m);
+                        gl_butterfly(0, &v[1], &v[3], wc, m);
+                        gl_butterfly(0, &v[0], &v[1], wa, m);
+                        gl_butterfly(0, &v[2], &v[3], wb, m);
+                    }
+                    if (forward && scaled)
+                        for (int k = 0; k < ways; k++)
+                            if (k || !first)
+                                v[k] = vec_u64_goldilocks(v[k], vec_load(d + r[k] * L + i), m);
+                    for (int k = 0; k < ways; k++)
+                        vec_store(x + r[k] * L + i, v[k]);
+                }
+            }
+        }
+    }
+}
+
+/* The row length of the group at the top of a block of B values: L = 8 64^g with
+ * L < B <= 64 L. */
+NTT_INLINE size_t gl_group_row(size_t B) {
+    size_t L = GL_LOW_ROW;
+    while (64 * L < B)
+        L *= 64;
+    return L;
+}
+
+/* The column stages of the group at the top of `count` blocks of B values at a
+ * (B >= GL_GROUP_MIN) and D_B, DIF or DIT (see the top of this file). */
+NTT_INLINE void gl_group(int forward, uint64_t *a, size_t count, size_t B,
+                         const uint64_t *groups, const gl_shift *codes, const vec_u64_mod *m) {
+    size_t L = gl_group_row(B), rows = B / L, hp;
+    const uint64_t *d = groups + B;
+    int s = 0;
+    while (((size_t)1 << s) < rows)
+        s++;
+    if (forward) {
+        hp = rows / 2;
+        if (s % 2) {   /* one radix-2 stage first, then pairs */
+            gl_column_pass(1, a, count, B, rows, L, hp, 0, hp == 1 ? d : NULL, codes, m);
+            hp /= 2;
+        }
+        for (; hp >= 2; hp /= 4)
+            gl_column_pass(1, a, count, B, rows, L, hp, 1, hp == 2 ? d : NULL, codes, m);
+    } else {
+        for (hp = 2; 2 * hp <= rows; hp *= 4)
+            gl_column_pass(0, a, count, B, rows, L, hp, 1, hp == 2 ? d : NULL, codes, m);
+        if (s % 2)     /* the top stage alone */
+            gl_column_pass(0, a, count, B, rows, L, rows / 2, 0, rows == 2 ? d : NULL, codes,
+                           m);
+    }
+}
+
+/* The three stages h = 4, 2, 1 of 8-value blocks with the blocks transposed into
+ * the vectors (x[j] = value j of VEC_U64_LANES blocks): every butterfly pairs two
+ * vectors with one twiddle, an 8th root of unity (codes[1 .. 7]), a shift. */
+NTT_INLINE void gl_eight_stages(int forward, vec_t x[8], const gl_shift *codes,
+                                const vec_u64_mod *m) {
+    if (forward) {
+        for (int j = 0; j < 4; j++)
+            gl_butterfly(1, &x[j], &x[j + 4], codes[4 + j], m);
+        for (int j = 0; j < 8; j += 4)
+            for (int i = 0; i < 2; i++)
+                gl_butterfly(1, &x[j + i], &x[j + i + 2], codes[2 + i], m);
+        for (int j = 0; j < 8; j += 2)
+            gl_butterfly(1, &x[j], &x[j + 1], codes[1], m);
+    } else {
+        for (int j = 0; j < 8; j += 2)
+            gl_butterfly(0, &x[j], &x[j + 1], codes[1], m);
+        for (int j = 0; j < 8; j += 4)
+            for (int i = 0; i < 2; i++)
+                gl_butterfly(0, &x[j + i], &x[j + i + 2], codes[2 + i], m);
+        for (int j = 0; j < 4; j++)
+            gl_butterfly(0, &x[j], &x[j + 4], codes[4 + j], m);
+    }
+}
+
+#if defined(NTT_CY_AVX512)
+/* The middle round's gathers: 2 x 2 blocks of two rows interleaved. */
+static const int64_t gl_pairs[2][8] __attribute__((aligned(64))) = {
+    {0, 1, 8, 9, 4, 5, 12, 13}, {2, 3, 10, 11, 6, 7, 14, 15}};
+
+/* The 8 x 8 transpose of x (row i = x[i]) in place, its own inverse: the off-diagonal
+ * 4 x 4, 2 x 2 and 1 x 1 blocks swapped in turn. */
+NTT_INLINE void gl_transpose(vec_t x[8]) {
+    const __m512i lo2 = _mm512_load_si512(gl_pairs[0]);
+    const __m512i hi2 = _mm512_load_si512(gl_pairs[1]);
+    for (int i = 0; i < 4; i++) {
+        vec_t a = x[i], b = x[i + 4];
+        x[i] = _mm512_shuffle_i64x2(a, b, 0x44);
+        x[i + 4] = _mm512_shuffle_i64x2(a, b, 0xEE);
+    }
+    for (int i = 0; i < 8; i += 4)
+        for (int k = 0; k < 2; k++) {
+            vec_t a = x[i + k], b = x[i + k + 2];
+            x[i + k] = _mm512_permutex2var_epi64(a, lo2, b);
+            x[i + k + 2] = _mm512_permutex2var_epi64(a, hi2, b);
+        }
+    for (int i = 0; i < 8; i += 2) {
+        vec_t a = x[i], b = x[i + 1];
+        x[i] = _mm512_unpacklo_epi64(a, b);
+        x[i + 1] = _mm512_unpackhi_epi64(a, b);
+    }
+}
+
+/* Eight 8-value blocks at a into x, transposed, and back. */
+NTT_INLINE void gl_load_blocks(const uint64_t *a, vec_t x[8]) {
+    for (int i = 0; i < 8; i++)
+        x[i] = vec_load(a + 8 * i);
+    gl_transpose(x);
+}
+
+NTT_INLINE void gl_store_blocks(uint64_t *a, vec_t x[8]) {
+    gl_transpose(x);
+    for (int i = 0; i < 8; i++)
+        vec_store(a + 8 * i, x[i]);
+}
+#else
+/* The 4 x 4 transpose of (r0, r1, r2, r3) (row i = r_i), its own inverse. */
+NTT_INLINE void gl_transpose4(vec_t *r0, vec_t *r1, vec_t *r2, vec_t *r3) {
+    __m256i t0 = _mm256_unpacklo_epi64(*r0, *r1), t1 = _mm256_unpackhi_epi64(*r0, *r1);
+    __m256i t2 = _mm256_unpacklo_epi64(*r2, *r3), t3 = _mm256_unpackhi_epi64(*r2, *r3);
+    *r0 = _mm256_permute2x128_si256(t0, t2, 0x20);
+    *r1 = _mm256_permute2x128_si256(t1, t3, 0x20);
+    *r2 = _mm256_permute2x128_si256(t0, t2, 0x31);
+    *r3 = _mm256_permute2x128_si256(t1, t3, 0x31);
+}
+
+/* Four 8-value blocks at a into x (x[j] = value j of each), and back. */
+NTT_INLINE void gl_load_blocks(const uint64_t *a, vec_t x[8]) {
+    for (int i = 0; i < 4; i++) {
+        x[i] = vec_load(a + 8 * i);
+        x[i + 4] = vec_load(a + 8 * i + 4);
+    }
+    gl_transpose4(&x[0], &x[1], &x[2], &x[3]);
+    gl_transpose4(&x[4], &x[5], &x[6], &x[7]);
+}
+
+NTT_INLINE void gl_store_blocks(uint64_t *a, vec_t x[8]) {
+    gl_transpose4(&x[0], &x[1], &x[2], &x[3]);
+    gl_transpose4(&x[4], &x[5], &x[6], &x[7]);
+    for (int i = 0; i < 4; i++) {
+        vec_store(a + 8 * i, x[i]);
+        vec_store(a + 8 * i + 4, x[i + 4]);
+    }
+}
+#endif
+
+/* The bit-reversed end of a block (stages h = 4, 2, 1 of a[0:B]): 8 VEC_U64_LANES
+ * values at a time through gl_eight_stages; a B below that (16 or 32 on AVX-512) by
+ * the ISA's small stages with the generic twiddles tw[1 .. 7]. */
+NTT_INLINE void gl_low_stages(int forward, uint64_t *a, size_t B, const uint64_t *tw,
+                              const gl_shift *codes, const ntt64_params *prm,
+                              const vec_u64_mod *m) {
+    if (B % (8 * VEC_U64_LANES)) {
+        VEC_ISA(u64_small_stages)(forward, a, B, tw, tw, prm, NTT_GOLDILOCKS);
+        return;
+    }
+    for (size_t i = 0; i < B; i += 8 * VEC_U64_LANES) {
+        vec_t x[8];
+        gl_load_blocks(a + i, x);
+        gl_eight_stages(forward, x, codes, m);
+        gl_store_blocks(a + i, x);
+    }
+}
+
+/* Values per batch of row blocks that go through a group's passes together (the
+ * twiddle branches of a pass then repeat over the batch): 32 KiB, an L1. */
+#define GL_BATCH 4096
+
+/* Row blocks of L values per batch, out of `blocks` (powers of two). */
+NTT_INLINE size_t gl_batch(size_t blocks, size_t L) {
+    size_t batch = L < GL_BATCH ? GL_BATCH / L : 1;
+    return batch < blocks ? batch : blocks;
+}
+
+/* Every DIF stage of `count` blocks of B values at a (B >= GL_GROUP_MIN): their top
+ * group, then the row blocks through their own stages, a batch of them at a time
+ * (depth first, so that a batch stays in cache). */
+static void gl_dif_blocks(uint64_t *a, size_t count, size_t B, const uint64_t *tw,
+                          const uint64_t *groups, const gl_shift *codes,
+                          const ntt64_params *prm, const vec_u64_mod *m) {
+    size_t L = gl_group_row(B), batch = gl_batch(count * B / L, L);
+    gl_group(1, a, count, B, groups, codes, m);
+    if (L == GL_LOW_ROW) {
+        gl_low_stages(1, a, count * B, tw, codes, prm, m);
+        return;
+    }
+    for (size_t s = 0; s < count * B; s += batch * L)
+        gl_dif_blocks(a + s, batch, L, tw, groups, codes, prm, m);
+}
+
+/* The DIT counterpart: the row blocks first, then the top group. */
+static void gl_dit_blocks(uint64_t *a, size_t count, size_t B, const uint64_t *tw,
+                          const uint64_t *groups, const gl_shift *codes,
+                          const ntt64_params *prm, const vec_u64_mod *m) {
+    size_t L = gl_group_row(B), batch = gl_batch(count * B / L, L);
+    if (L == GL_LOW_ROW) {
+        gl_low_stages(0, a, count * B, tw, codes, prm, m);
+    } else {
+        for (size_t s = 0; s < count * B; s += batch * L)
+            gl_dit_blocks(a + s, batch, L, tw, groups, codes, prm, m);
+    }
+    gl_group(0, a, count, B, groups, codes, m);
+}
+
+/* e with 2^e = x mod p (e < 192), or -1 where x is no power of 2. */
+NTT_INLINE int gl_log2(uint64_t x) {
+    uint64_t y = 1;
+    for (int e = 0; e < 192; e++) {
+        if (y == x)
+            return e;
+        /* y 2 mod p for y < p: 2y - p when 2y >= p (or carries past 2^64) */
+        uint64_t d = y << 1;
+        y = (y >> 63) || d >= NTT_GOLDILOCKS_P ? d - NTT_GOLDILOCKS_P : d;
+    }
+    return -1;
+}
+
+/* All stages h = half .. 1 of a[0:size] in blocks of 2 half (DIF forward, DIT
+ * inverse) with the stage twiddles tw and the group tables `groups` of the same
+ * direction; 1 when done, 0 where not taken (another family, no tables, a block
+ * outside [GL_GROUP_MIN, groups[0]]). */
+NTT_INLINE int gl_stages(int forward, uint64_t *a, size_t size, size_t half,
+                         const uint64_t *tw, const uint64_t *groups,
+                         const ntt64_params *prm) {
+    size_t B = 2 * half, m_roots = B < 64 ? B : 64;
+    if (prm->family != NTT_GOLDILOCKS || groups == NULL || B < GL_GROUP_MIN || B > groups[0])
+        return 0;
+    int e_m = gl_log2(tw[m_roots / 2 + 1]);   /* r_M, M = m_roots */
+    if (e_m < 0)
+        return 0;
+    vec_u64_mod m = vec_u64_modulus(prm, NTT_GOLDILOCKS);
+    gl_shift codes[GL_CODES];
+    gl_column_codes(codes, (unsigned)e_m, m_roots);
+    if (forward)
+        gl_dif_blocks(a, size / B, B, tw, groups, codes, prm, &m);
+    else
+        gl_dit_blocks(a, size / B, B, tw, groups, codes, prm, &m);
+    return 1;
+}
+#endif
