@@ -21,9 +21,9 @@
 #
 # Threads take whole column blocks (no barrier between the large stages); with an
 # Interrupt (interrupts.pxi) each thread asks `stopping` before each of its blocks.
-# The DIF's first two stages read the input from src (with the largest-value check, as
-# the first large sweep does); the DIT's last stage finishes (fold or scale) each
-# block's rows after its butterflies.
+# The DIF's first sweep reads the input from src (with the largest-value check, as the
+# first large sweep does); the DIT's last stage finishes (fold or scale) each block's
+# rows after its butterflies.
 
 cdef enum:
     # Bytes of data per column block (all rows x B columns): a few MiB, well within a
@@ -37,12 +37,11 @@ cdef enum:
 
 
 cdef inline void column_run4(int forward, lane_t* a, Py_ssize_t half, Py_ssize_t j0,
-                             Py_ssize_t j1, const Tables* t, const Twiddles* tw,
-                             bint from_q) noexcept nogil:
-    # Radix-4 groups j0 <= j < j1 of a column block's sweep (dif_run4 / dit_run4);
-    # from_q: the vector part reads the twiddles' quotients alone (see ntt32_run4).
-    if from_q:
-        j0 += simd_run4(forward, a, half, j0, j1, t, tw, True)
+                             Py_ssize_t j1, const Tables* t,
+                             const Twiddles* tw) noexcept nogil:
+    # Radix-4 groups j0 <= j < j1 of a column block's sweep (dif_run4 / dit_run4), the
+    # vector part reading the twiddles' quotients alone (from_q, see ntt32_run4).
+    j0 += simd_run4(forward, a, half, j0, j1, t, tw, True)
     if forward:
         dif_run4(a, half, j0, j1, t)
     else:
@@ -50,13 +49,12 @@ cdef inline void column_run4(int forward, lane_t* a, Py_ssize_t half, Py_ssize_t
 
 
 cdef inline void column_run(int forward, lane_t* a, Py_ssize_t half, Py_ssize_t j0,
-                            Py_ssize_t j1, const Tables* t, const Twiddles* tw,
-                            bint from_q) noexcept nogil:
-    # Radix-2 butterflies j0 <= j < j1 of a column block's sweep (dif_run / dit_run);
-    # from_q as column_run4.
+                            Py_ssize_t j1, const Tables* t,
+                            const Twiddles* tw) noexcept nogil:
+    # Radix-2 butterflies j0 <= j < j1 of a column block's sweep (dif_run / dit_run), as
+    # column_run4.
     if lane_t is uint32_t:
-        if from_q:
-            j0 += simd32_run(forward, a, half, j0, j1, tw, t, True)
+        j0 += simd32_run(forward, a, half, j0, j1, tw, t, True)
     if forward:
         dif_run(a, half, j0, j1, t)
     else:
@@ -109,9 +107,9 @@ cdef void column_group(int forward, lane_t* a, const lane_t* src, Py_ssize_t top
         if src != a:
             first_sweep_range(a, src, top, k == 2, s, 1 << k, lo, hi, t, seen, True)
         elif k == 2:
-            column_run4(forward, a, top, lo, hi, t, tw, True)
+            column_run4(forward, a, top, lo, hi, t, tw)
         else:
-            column_run(forward, a, top, lo, hi, t, tw, True)
+            column_run(forward, a, top, lo, hi, t, tw)
         return
     if lane_t is uint32_t:
         lo += <Py_ssize_t>ntt32_run_stages(
@@ -130,7 +128,7 @@ cdef void column_group(int forward, lane_t* a, const lane_t* src, Py_ssize_t top
             column_group(0, a + w * (top >> 1), a + w * (top >> 1), top >> 2, k - 2, lo, hi,
                          t, tw, seen)
     for v in range(1 << (k - 2)):
-        column_run4(forward, a, top, lo + v * s, hi + v * s, t, tw, True)
+        column_run4(forward, a, top, lo + v * s, hi + v * s, t, tw)
     if forward:
         for w in range(4):
             column_group(1, a + w * (top >> 1), a + w * (top >> 1), top >> 2, k - 2, lo, hi,

@@ -1,8 +1,9 @@
 /* The uint32-lane butterflies and the sweeps built from them, written once over
  * simd/vector_ops.h for every vector ISA (VEC_U32_LANES lanes per vector): the
  * reductions of the three families, the butterfly, the radix-2 and radix-4 sweeps (also
- * as an out-of-place DIF's first sweep, read straight from its source), the zero-padded
- * first pass, the twists and the inverse's scaling.  The ISA headers add what differs
+ * as an out-of-place DIF's first sweep, read straight from its source), the column
+ * pass's three-stage sweeps, the twiddles recovered from their Shoup quotients, the
+ * zero-padded first pass, the twists and the inverse's scaling.  The ISA headers add what differs
  * (simd/ntt32/avx512.h, simd/ntt32/avx2.h: the stages at the bit-reversed end, the
  * pointwise product).  Ranges are those of the scalar code in ntt/butterflies.pxi /
  * ntt/arith32.pxd, lane for lane:
