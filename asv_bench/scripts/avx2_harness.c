@@ -46,7 +46,7 @@ static uint32_t *page_array(size_t count, size_t offset) {
 static void l1_block(uint32_t *a, const uint32_t *tw, const uint32_t *twq) {
     for (size_t h = L1_BLOCK / 2; h >= 32; h /= 4)
         for (size_t s = 0; s < L1_BLOCK; s += 2 * h)
-            ntt32_run4(1, a + s, h, 0, h / 2, tw, twq, P, 0, 0, family);
+            ntt32_run4(1, a + s, h, 0, h / 2, tw, twq, P, 0, 0, family, 0);
 }
 
 static uint64_t pow_mod(uint64_t b, uint64_t e, uint64_t m) {
@@ -212,12 +212,12 @@ int main(void) {
     for (int run = 0; run < 300; run++) {
         double t[PHASES + 1];
         t[0] = now();
-        ntt32_run(1, a, a + N / 2, tw + N / 2, twq + N / 2, N / 2, P, 0, 0, family);
+        ntt32_run(1, a, a + N / 2, tw + N / 2, twq + N / 2, N / 2, P, 0, 0, family, 0);
         t[1] = now();
         for (size_t c = 0; c < N; c += CHUNK) {
-            ntt32_run4(1, a + c, CHUNK / 2, 0, CHUNK / 4, tw, twq, P, 0, 0, family);
+            ntt32_run4(1, a + c, CHUNK / 2, 0, CHUNK / 4, tw, twq, P, 0, 0, family, 0);
             for (size_t s = 0; s < CHUNK; s += CHUNK / 4)
-                ntt32_run4(1, a + c + s, CHUNK / 8, 0, CHUNK / 16, tw, twq, P, 0, 0, family);
+                ntt32_run4(1, a + c + s, CHUNK / 8, 0, CHUNK / 16, tw, twq, P, 0, 0, family, 0);
         }
         t[2] = now();
         for (size_t b = 0; b < N; b += L1_BLOCK)

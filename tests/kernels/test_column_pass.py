@@ -4,9 +4,12 @@ the builds against each other, one and two threads, in place and out of place, n
 and bit-reversed order, and the round trip.
 
 With the cache chunk c = 2^16 values, n = 2^19 is the first size with three large stages
-(8 rows of c), 2^21 has an odd count (a radix-2 stage after the radix-4 ones) and 2^22
-and 2^24 are past the last-level cache; n = 2^18 (two large stages) still takes the
-sweeps, for comparison.
+(8 rows of c), 2^21 has an odd count and 2^22 and 2^24 are past the last-level cache;
+n = 2^18 (two large stages) still takes the sweeps, for comparison.  The vector builds'
+uint32 lanes run three stages per sweep in registers (2^19: one sweep, 2^20: two of two,
+2^21: three and two, 2^22: three and three, 2^24: three, three and two), the portable
+build and uint64 lanes radix-4 and radix-2 runs: their outputs agree bit for bit, the
+lazy family's unfolded ones mod p.
 """
 import numpy as np
 import pytest
@@ -47,7 +50,7 @@ def transforms(kernels, plan, a, family):
     n = plan.n
     rev = bit_reverse_permutation(n)
     ref = np.empty_like(a)
-    kernels.forward(a, ref, tables, 1, False)
+    assert kernels.forward(a, ref, tables, 1, False) == int(a.max())
     assert int(ref.max()) < plan.p
     for threads in (1, 2):
         out = np.empty_like(a)
@@ -64,13 +67,46 @@ def transforms(kernels, plan, a, family):
     return ref
 
 
+def unreduced(kernels, plan, a, family):
+    """The forward transform's bit-reversed output left unfolded (the lazy family's
+    [0, 2p)) and the unscaled inverse of it, out of place, then in place on 2 threads
+    (which must agree)."""
+    tables = tables_for(kernels, plan, family)
+    fwd, back = np.empty_like(a), np.empty_like(a)
+    kernels.forward(a, fwd, tables, 1, False, False)
+    kernels.inverse(fwd, back, tables, 1, False, False)
+    again = a.copy()
+    kernels.forward(again, again, tables, 2, False, False)
+    assert np.array_equal(again, fwd), family
+    kernels.inverse(again, again, tables, 2, False, False)
+    assert np.array_equal(again, back), family
+    return fwd, back
+
+
+def same_as_portable(kernels, plan, a, family):
+    """The unfolded forward and unscaled inverse outputs agree with the portable build's
+    mod p, each below 2p (the lazy family's DIF range; the builds may leave a value and
+    that value + p in different places: the in-register stages fold where the scalar
+    code multiplies by 1)."""
+    p = plan.p
+    got, want = (unreduced(k, plan, a, family) for k in (kernels, load("portable")))
+    for g, w in zip(got, want):
+        assert int(g.max()) < 2 * p, (plan.n, family)
+        assert np.array_equal(g % lanes_p(g, p), w % lanes_p(w, p)), (plan.n, family)
+
+
+def lanes_p(x, p):
+    """p in x's dtype (so that x % p stays in it)."""
+    return x.dtype.type(p)
+
+
 @pytest.mark.parametrize("isa", checkable_isas())
 @pytest.mark.parametrize("p,lanes", CASES)
 def test_column_pass_sizes_every_build(isa, p, lanes):
     # every build against the portable one (whose outputs are checked against direct
     # sums in test_column_pass_against_direct_sums), every family
     kernels, portable = load(isa), load("portable")
-    for log2n in (18, 19, 21):
+    for log2n in (18, 19, 20, 21):
         n = 1 << log2n
         plan = get_plan(n, p, dtype=lanes)
         a = np.random.default_rng(log2n).integers(0, p, (1, n), dtype=np.uint64).astype(lanes)
@@ -81,6 +117,25 @@ def test_column_pass_sizes_every_build(isa, p, lanes):
                 want = np.empty_like(a)
                 portable.forward(a, want, tables_for(portable, plan, family), 1, False)
                 assert np.array_equal(got, want), (log2n, family)
+                same_as_portable(kernels, plan, a, family)
+
+
+@pytest.mark.parametrize("isa", [isa for isa in checkable_isas() if isa != "portable"])
+@pytest.mark.parametrize("p", [469762049, 2013265921])
+def test_column_pass_2_22_unfolded_every_build(isa, p):
+    # two sweeps of three stages past the last-level cache, 32-bit lazy lanes ([0, 4p)
+    # and BabyBear's [0, p)): every build with the portable one, folded bit for bit and
+    # unfolded mod p
+    n = 1 << 22
+    plan = get_plan(n, p, dtype=np.uint32)
+    a = np.random.default_rng(p % 97).integers(0, p, (1, n), dtype=np.uint32)
+    a[0, :64] = p - 1
+    kernels, portable = load(isa), load("portable")
+    got, want = np.empty_like(a), np.empty_like(a)
+    kernels.forward(a, got, tables_for(kernels, plan, "lazy"), 1, False)
+    portable.forward(a, want, tables_for(portable, plan, "lazy"), 1, False)
+    assert np.array_equal(got, want)
+    same_as_portable(kernels, plan, a, "lazy")
 
 
 @pytest.mark.parametrize("p,lanes", [(469762049, np.uint32), (1337006139375617, np.uint64)])
@@ -130,6 +185,7 @@ def test_column_pass_2_24():
         want = np.empty_like(a)
         portable.forward(a, want, tables_for(portable, plan, "lazy"), 2, False)
         assert np.array_equal(got, want)
+        same_as_portable(kernels, plan, a, "lazy")
     k = 5
     assert int(got[0, np.flatnonzero(bit_reverse_permutation(n) == k)[0]]) == direct_sum(
         a[0], p, n, k)

@@ -172,13 +172,15 @@ cdef inline void dit_run_shoup31(uint32_t* x, uint32_t* y, const uint32_t* w,
 
 
 cdef inline Py_ssize_t simd32_run(int forward, uint32_t* a, Py_ssize_t half, Py_ssize_t j0,
-                                  Py_ssize_t j1, const Twiddles* tw, const Tables* t) noexcept nogil:
+                                  Py_ssize_t j1, const Twiddles* tw, const Tables* t,
+                                  bint from_q) noexcept nogil:
     # Vector part of a run (a multiple of the vector width); the caller finishes the rest.
+    # from_q: the Shoup families read the twiddles' quotients alone (see ntt32_run).
     cdef const uint32_t* twq = <const uint32_t*>tw.q
     return ntt32_run(forward, a + j0, a + half + j0, <const uint32_t*>tw.w + half + j0,
                      twq + half + j0 if twq != NULL else NULL, j1 - j0,
                      <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu,
-                     t.family)
+                     t.family, from_q)
 
 
 cdef inline ntt64_params simd64_params(const Modulus* m, int family) noexcept nogil:
@@ -277,7 +279,7 @@ cdef inline void dif_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
     # Butterflies j0 <= j < j1 of the block starting at a, half-length `half`.
     cdef const lane_t* w = <const lane_t*>t.fwd.w + half
     if lane_t is uint32_t:
-        j0 += simd32_run(1, a, half, j0, j1, &t.fwd, t)
+        j0 += simd32_run(1, a, half, j0, j1, &t.fwd, t, False)
     else:
         j0 += simd64_run(1, a, half, j0, j1, &t.fwd, t)
     if lane_t is uint32_t:
@@ -299,7 +301,7 @@ cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
     # bit-reversed input.
     cdef const lane_t* w = <const lane_t*>tw.w + half
     if lane_t is uint32_t:
-        j0 += simd32_run(0, a, half, j0, j1, tw, t)
+        j0 += simd32_run(0, a, half, j0, j1, tw, t, False)
     else:
         j0 += simd64_run(0, a, half, j0, j1, tw, t)
     if lane_t is uint32_t:
@@ -315,14 +317,15 @@ cdef inline void dit_run(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t j
 
 
 cdef inline Py_ssize_t simd_run4(int forward, lane_t* a, Py_ssize_t half, Py_ssize_t j0,
-                                 Py_ssize_t j1, const Tables* t,
-                                 const Twiddles* tw) noexcept nogil:
-    # Vector radix-4 groups j0 <= j < (returned count) of ntt32_run4 / run4.
+                                 Py_ssize_t j1, const Tables* t, const Twiddles* tw,
+                                 bint from_q) noexcept nogil:
+    # Vector radix-4 groups j0 <= j < (returned count) of ntt32_run4 / run4; from_q
+    # (uint32 lanes): see ntt32_run4.
     cdef ntt64_params prm
     if lane_t is uint32_t:
         return ntt32_run4(forward, a, half, j0, j1, <const uint32_t*>tw.w,
                           <const uint32_t*>tw.q, <uint32_t>t.mod.p,
-                          <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family)
+                          <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family, from_q)
     else:
         prm = simd64_params(&t.mod, t.family)
         return ntt64_run4(forward, a, half, j0, j1, <const uint64_t*>tw.w,
@@ -335,7 +338,7 @@ cdef inline void dif_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
     # of [0, half/2) (see ntt32_run4): vector radix-4 where available, the
     # same butterflies as two radix-2 runs otherwise.
     cdef Py_ssize_t q = half >> 1
-    j0 += simd_run4(1, a, half, j0, j1, t, &t.fwd)
+    j0 += simd_run4(1, a, half, j0, j1, t, &t.fwd, False)
     if j0 < j1:
         dif_run(a, half, j0, j1, t)
         dif_run(a, half, q + j0, q + j1, t)
@@ -347,7 +350,7 @@ cdef inline void dit_run4(lane_t* a, Py_ssize_t half, Py_ssize_t j0, Py_ssize_t 
                           const Tables* t, const Twiddles* tw) noexcept nogil:
     # DIT stages `half/2` then `half` on a[0:2*half], groups j0 <= j < j1 of [0, half/2).
     cdef Py_ssize_t q = half >> 1
-    j0 += simd_run4(0, a, half, j0, j1, t, tw)
+    j0 += simd_run4(0, a, half, j0, j1, t, tw, False)
     if j0 < j1:
         dit_run(a, q, j0, j1, t, tw)
         dit_run(a + half, q, j0, j1, t, tw)

@@ -29,19 +29,27 @@ cdef extern from "simd/ntt32/dispatch.h" nogil:
     # uint32 lanes, every family, in AVX-512 and AVX2 builds (the twists AVX-512 only).
     # Each returns how much it did, 0 in the portable build; same ranges as the scalar
     # code of butterflies.pxi.
+    # from_q: the Shoup families read the twiddles' quotients alone (w = hi(q p) + 1).
     size_t ntt32_run(int forward, uint32_t* x, uint32_t* y, const uint32_t* w,
                      const uint32_t* wq, size_t count, uint32_t p, uint32_t pinv, uint64_t mu,
-                     int family)
+                     int family, int from_q)
     size_t ntt32_run4(int forward, uint32_t* a, size_t h, size_t j0, size_t j1,
                       const uint32_t* tw, const uint32_t* twq, uint32_t p, uint32_t pinv,
-                      uint64_t mu, int family)
+                      uint64_t mu, int family, int from_q)
     size_t ntt32_pointwise(const uint32_t* a, const uint32_t* b, uint32_t* out, size_t count,
                            uint32_t p, uint32_t pinv, uint32_t c, int lazy_out)
     size_t ntt32_scale_lazy(uint32_t* a, size_t count, uint32_t c, uint32_t cq, uint32_t p)
     # A DIF's first sweep read straight from the source rows.
     size_t ntt32_run4_src(uint32_t* a, const uint32_t* src, size_t h, size_t j0, size_t j1,
                           const uint32_t* tw, const uint32_t* twq, uint32_t p, uint32_t pinv,
-                          uint64_t mu, int family, uint64_t* max_seen)
+                          uint64_t mu, int family, int from_q, uint64_t* max_seen)
+    # A column sweep of k stages (3 <= k <= NTT32_COLUMN_STAGES, 1 in the portable build)
+    # in registers; src != NULL: a DIF's first sweep, read from src.
+    int NTT32_COLUMN_STAGES
+    size_t ntt32_run_stages(int forward, int k, uint32_t* a, const uint32_t* src, size_t h,
+                            size_t j0, size_t j1, const uint32_t* tw, const uint32_t* twq,
+                            uint32_t p, uint32_t pinv, uint64_t mu, int family,
+                            uint64_t* max_seen)
     size_t ntt32_run_src(uint32_t* x, uint32_t* y, const uint32_t* sx, const uint32_t* sy,
                          const uint32_t* w, const uint32_t* wq, size_t count, uint32_t p,
                          uint32_t pinv, uint64_t mu, int family, uint64_t* max_seen)

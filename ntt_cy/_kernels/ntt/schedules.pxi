@@ -133,17 +133,20 @@ cdef void max_range(const lane_t* src, Py_ssize_t lo, Py_ssize_t hi,
 
 cdef inline Py_ssize_t simd_first_sweep(lane_t* a, const lane_t* src, Py_ssize_t half,
                                         bint radix4, Py_ssize_t j0, Py_ssize_t j1,
-                                        const Tables* t, uint64_t* seen) noexcept nogil:
+                                        const Tables* t, uint64_t* seen,
+                                        bint from_q) noexcept nogil:
     # Vector part of a first sweep's butterflies j0 <= j < j1 of the block at a, read
     # straight from src (see dif_large_pass), *seen raised to the largest value read:
-    # returns how many were done (vector builds, uint32; 0 elsewhere).
+    # returns how many were done (vector builds, uint32; 0 elsewhere).  from_q (radix4
+    # only): see ntt32_run4.
     cdef const uint32_t* w
     cdef const uint32_t* wq
     if lane_t is uint32_t:
         if radix4:
             return <Py_ssize_t>ntt32_run4_src(
                 a, src, half, j0, j1, <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
-                <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family, seen)
+                <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv, t.mod.barrett_mu, t.family,
+                from_q, seen)
         w = <const uint32_t*>t.fwd.w + half + j0
         wq = <const uint32_t*>t.fwd.q + half + j0 if t.fwd.q != NULL else NULL
         return <Py_ssize_t>ntt32_run_src(
@@ -156,11 +159,11 @@ cdef inline Py_ssize_t simd_first_sweep(lane_t* a, const lane_t* src, Py_ssize_t
 cdef inline void first_sweep_range(lane_t* a, const lane_t* src, Py_ssize_t half,
                                    bint radix4, Py_ssize_t width, Py_ssize_t segments,
                                    Py_ssize_t j, Py_ssize_t hi, const Tables* t,
-                                   uint64_t* seen) noexcept nogil:
+                                   uint64_t* seen, bint from_q) noexcept nogil:
     # Butterflies j <= j' < hi of a first sweep's block at a, its input read from src
-    # (see dif_large_pass).
+    # (see dif_large_pass); from_q: see simd_first_sweep.
     cdef Py_ssize_t j1, k
-    j += simd_first_sweep(a, src, half, radix4, j, hi, t, seen)
+    j += simd_first_sweep(a, src, half, radix4, j, hi, t, seen, from_q)
     while j < hi:
         j1 = hi if j + COPY_PIECE >= hi else j + COPY_PIECE
         for k in range(segments):
@@ -198,7 +201,7 @@ cdef void dif_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
             j1 = hi if j + piece >= hi else j + piece
             if src != a:
                 first_sweep_range(a + base, src + base, half, radix4, width, segments, j, j1,
-                                  t, seen)
+                                  t, seen, False)
             elif radix4:
                 dif_run4(a + base, half, j, j1, t)
             else:

@@ -21,13 +21,17 @@
 #define NTT32_TILED_BLOCK 0   /* no tiled order in the portable build */
 #endif
 
-/* Radix-2 butterflies j < count of one stage on (x[j], y[j]) with twiddles w[j]. */
+/* Radix-2 butterflies j < count of one stage on (x[j], y[j]) with twiddles w[j].
+ * from_q: the Shoup families read the quotients wq alone (TWIDDLES_FROM_Q), for a
+ * stage whose twiddles come from memory once each. */
 static inline size_t ntt32_run(int forward, uint32_t *x, uint32_t *y, const uint32_t *w,
                                const uint32_t *wq, size_t count, uint32_t p, uint32_t pinv,
-                               uint64_t mu, int family) {
+                               uint64_t mu, int family, int from_q) {
     family = ntt32_family(family, p);
-    return NTT_BY_FAMILY(vec_u32_run, forward, family, 0, x, y, x, y, w, wq, count, p, pinv,
-                         mu, NULL);
+    return from_q ? NTT_BY_FAMILY(vec_u32_run, forward, family, 0, 1, x, y, x, y, w, wq,
+                                  count, p, pinv, mu, NULL)
+                  : NTT_BY_FAMILY(vec_u32_run, forward, family, 0, 0, x, y, x, y, w, wq,
+                                  count, p, pinv, mu, NULL);
 }
 
 /* The first sweep of an out-of-place DIF, read from (sx, sy): see vec_u32_run. */
@@ -36,27 +40,60 @@ static inline size_t ntt32_run_src(uint32_t *x, uint32_t *y, const uint32_t *sx,
                                    size_t count, uint32_t p, uint32_t pinv, uint64_t mu,
                                    int family, uint64_t *max_seen) {
     family = ntt32_family(family, p);
-    return NTT_BY_FAMILY(vec_u32_run, 1, family, 1, x, y, sx, sy, w, wq, count, p, pinv, mu,
-                         max_seen);
+    return NTT_BY_FAMILY(vec_u32_run, 1, family, 1, 0, x, y, sx, sy, w, wq, count, p, pinv,
+                         mu, max_seen);
 }
 
-/* Radix-4 groups j0 <= j < j1 of the block a[0:2h] (two stages at once). */
+/* Radix-4 groups j0 <= j < j1 of the block a[0:2h] (two stages at once); from_q as
+ * ntt32_run. */
 static inline size_t ntt32_run4(int forward, uint32_t *a, size_t h, size_t j0, size_t j1,
                                 const uint32_t *tw, const uint32_t *twq, uint32_t p,
-                                uint32_t pinv, uint64_t mu, int family) {
+                                uint32_t pinv, uint64_t mu, int family, int from_q) {
     family = ntt32_family(family, p);
-    return NTT_BY_FAMILY(vec_u32_run4, forward, family, 0, a, a, h, j0, j1, tw, twq, p, pinv,
-                         mu, NULL);
+    return from_q ? NTT_BY_FAMILY(vec_u32_run4, forward, family, 0, 1, a, a, h, j0, j1, tw,
+                                  twq, p, pinv, mu, NULL)
+                  : NTT_BY_FAMILY(vec_u32_run4, forward, family, 0, 0, a, a, h, j0, j1, tw,
+                                  twq, p, pinv, mu, NULL);
 }
 
 /* ntt32_run4's first sweep read from src (laid out as a), as ntt32_run_src. */
 static inline size_t ntt32_run4_src(uint32_t *a, const uint32_t *src, size_t h, size_t j0,
                                     size_t j1, const uint32_t *tw, const uint32_t *twq,
                                     uint32_t p, uint32_t pinv, uint64_t mu, int family,
-                                    uint64_t *max_seen) {
+                                    int from_q, uint64_t *max_seen) {
     family = ntt32_family(family, p);
-    return NTT_BY_FAMILY(vec_u32_run4, 1, family, 1, a, src, h, j0, j1, tw, twq, p, pinv, mu,
-                         max_seen);
+    return from_q ? NTT_BY_FAMILY(vec_u32_run4, 1, family, 1, 1, a, src, h, j0, j1, tw, twq,
+                                  p, pinv, mu, max_seen)
+                  : NTT_BY_FAMILY(vec_u32_run4, 1, family, 1, 0, a, src, h, j0, j1, tw, twq,
+                                  p, pinv, mu, max_seen);
+}
+
+/* Most stages ntt32_run_stages takes in one sweep (1 in the portable build: none). */
+#if defined(NTT_CY_AVX512) || defined(NTT_CY_AVX2)
+#define NTT32_COLUMN_STAGES VEC_U32_COLUMN_STAGES
+#else
+#define NTT32_COLUMN_STAGES 1
+#endif
+
+/* k = NTT32_COLUMN_STAGES stages at once on the block a[0:2h], groups j0 <= j < j1 of
+ * [0, h / 2^(k-1)), twiddles from their quotients alone in the Shoup families (see
+ * vec_u32_run_stages); src != NULL (DIF only): the input is src, laid out as a,
+ * *max_seen raised to the largest value read.  0 for any other k. */
+static inline size_t ntt32_run_stages(int forward, int k, uint32_t *a, const uint32_t *src,
+                                      size_t h, size_t j0, size_t j1, const uint32_t *tw,
+                                      const uint32_t *twq, uint32_t p, uint32_t pinv,
+                                      uint64_t mu, int family, uint64_t *max_seen) {
+#if NTT32_COLUMN_STAGES >= 3
+    family = ntt32_family(family, p);
+    if (k == 3)
+        return src ? NTT_BY_FAMILY(vec_u32_run_stages, 1, family, 1, 1, 3, a, src, h, j0, j1,
+                                   tw, twq, p, pinv, mu, max_seen)
+                   : NTT_BY_FAMILY(vec_u32_run_stages, forward, family, 0, 1, 3, a, a, h, j0,
+                                   j1, tw, twq, p, pinv, mu, NULL);
+#endif
+    (void)forward; (void)k; (void)a; (void)src; (void)h; (void)j0; (void)j1; (void)tw;
+    (void)twq; (void)p; (void)pinv; (void)mu; (void)family; (void)max_seen;
+    return 0;
 }
 
 /* The first two DIF stages of a zero-padded row, read straight from its source. */

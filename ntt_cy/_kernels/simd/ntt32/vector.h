@@ -1,8 +1,9 @@
 /* The uint32-lane butterflies and the sweeps built from them, written once over
  * simd/vector_ops.h for every vector ISA (VEC_U32_LANES lanes per vector): the
  * reductions of the three families, the butterfly, the radix-2 and radix-4 sweeps (also
- * as an out-of-place DIF's first sweep, read straight from its source), the zero-padded
- * first pass, the twists and the inverse's scaling.  The ISA headers add what differs
+ * as an out-of-place DIF's first sweep, read straight from its source), the column
+ * pass's three-stage sweeps, the twiddles recovered from their Shoup quotients, the
+ * zero-padded first pass, the twists and the inverse's scaling.  The ISA headers add what differs
  * (simd/ntt32/avx512.h, simd/ntt32/avx2.h: the stages at the bit-reversed end, the
  * pointwise product).  Ranges are those of the scalar code in ntt/butterflies.pxi /
  * ntt/arith32.pxd, lane for lane:
@@ -20,6 +21,11 @@
 #include <stddef.h>
 #include "simd/families.h"
 #include "simd/vector_ops.h"
+
+/* Stages one column sweep keeps in registers (vec_u32_run_stages): 2^3 vectors of data
+ * and their twiddles.  (Four stages, 16 vectors, run slower on AVX-512: gcc spills the
+ * 31 row and twiddle pointers of a group.) */
+#define VEC_U32_COLUMN_STAGES 3
 
 typedef struct {
     vec_t p, two_p, pinv, p64, mu_lo, mu_hi;   /* p64, mu: BARRETT's 64-bit lanes */
@@ -55,6 +61,37 @@ NTT_INLINE vec_u32_twiddle vec_u32_twiddle_at(const uint32_t *tw, const uint32_t
     t.q = lazy ? vec_load(q) : t.w;
     t.q_odd = vec_odd_at_u32(t.q, q);
     return t;
+}
+
+/* Where a run's twiddles come from (a literal at every call): TWIDDLES_OWN, the table
+ * w alone (the exact families, q = w); TWIDDLES_SHOUP, w and its Shoup quotient q from
+ * their two tables; TWIDDLES_FROM_Q (Shoup families), q's table alone, w recovered from
+ * it (vec_u32_twiddle_from_q): half the bytes, for a run whose twiddles come from
+ * memory once each. */
+enum { TWIDDLES_OWN = 0, TWIDDLES_SHOUP = 1, TWIDDLES_FROM_Q = 2 };
+
+/* The twiddle source of `family`'s runs; from_q: the Shoup families read q alone. */
+#define VEC_U32_TWIDDLES(family, from_q)                                              \
+    (NTT_SHOUP_TWIDDLES(family) ? ((from_q) ? TWIDDLES_FROM_Q : TWIDDLES_SHOUP)      \
+                                : TWIDDLES_OWN)
+
+/* A Shoup twiddle from its quotient alone: for 1 <= w < p < 2^32 and q = floor(w 2^32 /
+ * p), w 2^32 - p < q p < w 2^32 (equality would need p | w 2^32), so hi(q p) = w - 1
+ * exactly: the same w as its table's. */
+NTT_INLINE vec_u32_twiddle vec_u32_twiddle_from_q(const uint32_t *twq, size_t at, vec_t p) {
+    vec_u32_twiddle t;
+    t.q = vec_load(twq + at);
+    t.q_odd = vec_odd_at_u32(t.q, twq + at);
+    t.w = vec_add_u32(vec_mulhi_odd_u32(p, t.q, t.q_odd), vec_set1_u32(1));
+    return t;
+}
+
+/* tw[at..] from `source` (TWIDDLES_*; p: the modulus in every lane). */
+NTT_INLINE vec_u32_twiddle vec_u32_twiddle_from(const uint32_t *tw, const uint32_t *twq,
+                                                size_t at, int source, vec_t p) {
+    if (source == TWIDDLES_FROM_Q)
+        return vec_u32_twiddle_from_q(twq, at, p);
+    return vec_u32_twiddle_at(tw, twq, at, source == TWIDDLES_SHOUP);
 }
 
 /* Twiddles already in registers (loop-invariant: the odd lanes are moved once). */
@@ -218,18 +255,20 @@ NTT_INLINE void vec_u32_max_seen(vec_t top, uint64_t *max_seen) {
  * the vector).  from_src (a literal): the first sweep of an out-of-place DIF, read
  * straight from its source rows (sx, sy), so the copy of the input costs no pass of its
  * own; *max_seen raised to the largest value read (values >= p give meaningless but
- * fault-free results, which the caller discards). */
-NTT_INLINE size_t vec_u32_run(int forward, int family, int from_src, uint32_t *x, uint32_t *y,
-                              const uint32_t *sx, const uint32_t *sy, const uint32_t *w,
-                              const uint32_t *wq, size_t count, uint32_t p, uint32_t pinv,
-                              uint64_t mu, uint64_t *max_seen) {
+ * fault-free results, which the caller discards).  from_q (a literal): the Shoup
+ * families read the twiddles' quotients alone (TWIDDLES_FROM_Q). */
+NTT_INLINE size_t vec_u32_run(int forward, int family, int from_src, int from_q, uint32_t *x,
+                              uint32_t *y, const uint32_t *sx, const uint32_t *sy,
+                              const uint32_t *w, const uint32_t *wq, size_t count, uint32_t p,
+                              uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
     vec_u32_mod m = vec_u32_modulus(p, pinv, mu, family);
     size_t j, done = count - count % VEC_U32_LANES;
     vec_t top = vec_zero();
     for (j = 0; j < done; j += VEC_U32_LANES) {
         vec_t u = vec_load((from_src ? sx : x) + j);
         vec_t v = vec_load((from_src ? sy : y) + j);
-        vec_u32_twiddle t = vec_u32_twiddle_at(w, wq, j, NTT_SHOUP_TWIDDLES(family));
+        vec_u32_twiddle t = vec_u32_twiddle_from(w, wq, j, VEC_U32_TWIDDLES(family, from_q),
+                                                 m.p);
         if (from_src)
             top = vec_max_u32(top, vec_max_u32(u, v));
         vec_u32_butterfly(forward, &u, &v, &t, &m, 0);
@@ -243,14 +282,14 @@ NTT_INLINE size_t vec_u32_run(int forward, int family, int from_src, uint32_t *x
 
 /* One radix-4 group j of the block a[0:2h] on its four inputs x0..x3 = a[j], a[j + h/2],
  * a[j + h], a[j + 3h/2], results stored to a: DIF stages h then h/2, or DIT h/2 then
- * h. */
+ * h.  source: where the twiddles come from (TWIDDLES_*). */
 NTT_INLINE void vec_u32_radix4(int forward, uint32_t *a, size_t h, size_t j, vec_t x0,
                                vec_t x1, vec_t x2, vec_t x3, const uint32_t *tw,
-                               const uint32_t *twq, const vec_u32_mod *m, int lazy) {
+                               const uint32_t *twq, const vec_u32_mod *m, int source) {
     size_t q = h / 2;
-    vec_u32_twiddle ta = vec_u32_twiddle_at(tw, twq, h + j, lazy);
-    vec_u32_twiddle tb = vec_u32_twiddle_at(tw, twq, h + q + j, lazy);
-    vec_u32_twiddle tc = vec_u32_twiddle_at(tw, twq, q + j, lazy);
+    vec_u32_twiddle ta = vec_u32_twiddle_from(tw, twq, h + j, source, m->p);
+    vec_u32_twiddle tb = vec_u32_twiddle_from(tw, twq, h + q + j, source, m->p);
+    vec_u32_twiddle tc = vec_u32_twiddle_from(tw, twq, q + j, source, m->p);
     if (forward) {
         vec_u32_butterfly(1, &x0, &x2, &ta, m, 0);
         vec_u32_butterfly(1, &x1, &x3, &tb, m, 0);
@@ -271,10 +310,11 @@ NTT_INLINE void vec_u32_radix4(int forward, uint32_t *a, size_t h, size_t j, vec
 /* Two stages at once (radix-4) on the block a[0:2h], groups j0 <= j < j1 of [0, h/2).
  * Each group touches a[j], a[j+h/2], a[j+h], a[j+3h/2] and nothing else, so groups are
  * independent (threads may split the j range).  Same ranges as two radix-2 stages.
- * from_src as vec_u32_run, src laid out as a.  Returns the number of groups done (a
- * multiple of the vector from j0), 0 when h/2 is not a multiple of the vector. */
-NTT_INLINE size_t vec_u32_run4(int forward, int family, int from_src, uint32_t *a,
-                               const uint32_t *src, size_t h, size_t j0, size_t j1,
+ * from_src as vec_u32_run, src laid out as a; from_q (a literal): the Shoup families
+ * read the twiddles' quotients alone (TWIDDLES_FROM_Q).  Returns the number of groups
+ * done (a multiple of the vector from j0), 0 when h/2 is not a multiple of the vector. */
+NTT_INLINE size_t vec_u32_run4(int forward, int family, int from_src, int from_q,
+                               uint32_t *a, const uint32_t *src, size_t h, size_t j0, size_t j1,
                                const uint32_t *tw, const uint32_t *twq, uint32_t p,
                                uint32_t pinv, uint64_t mu, uint64_t *max_seen) {
     vec_u32_mod m = vec_u32_modulus(p, pinv, mu, family);
@@ -289,7 +329,58 @@ NTT_INLINE size_t vec_u32_run4(int forward, int family, int from_src, uint32_t *
         if (from_src)
             top = vec_max_u32(top, vec_max_u32(vec_max_u32(x0, x1), vec_max_u32(x2, x3)));
         vec_u32_radix4(forward, a, h, j, x0, x1, x2, x3, tw, twq, &m,
-                       NTT_SHOUP_TWIDDLES(family));
+                       VEC_U32_TWIDDLES(family, from_q));
+    }
+    if (from_src)
+        vec_u32_max_seen(top, max_seen);
+    return done;
+}
+
+/* k stages at once (radix 2^k, k <= VEC_U32_COLUMN_STAGES, a literal) on the block
+ * a[0:2h], groups j0 <= j < j1 of [0, s), s = h / 2^(k-1): group j holds the 2^k values
+ * x_i = a[j + i s] in registers through every stage.  DIF: stages h, h/2, ..., s in
+ * that order; DIT: s, 2s, ..., h.  Stage h / 2^t pairs x_i and x_{i + d}, d = 2^(k-1-t)
+ * and i's bit of d clear, with twiddle tw[h / 2^t + j + (i mod d) s] (its offset in the
+ * stage's block): the butterflies, twiddles and ranges of k radix-2 runs, so one sweep
+ * over the block does the work of k.  from_src and from_q as vec_u32_run4.  Returns
+ * the number of groups done (a multiple of the vector from j0), 0 when s is not a
+ * multiple of the vector. */
+NTT_INLINE size_t vec_u32_run_stages(int forward, int family, int from_src, int from_q, int k,
+                                     uint32_t *a, const uint32_t *src, size_t h, size_t j0,
+                                     size_t j1, const uint32_t *tw, const uint32_t *twq,
+                                     uint32_t p, uint32_t pinv, uint64_t mu,
+                                     uint64_t *max_seen) {
+    vec_u32_mod m = vec_u32_modulus(p, pinv, mu, family);
+    const uint32_t *in = from_src ? src : a;
+    const int count = 1 << k, source = VEC_U32_TWIDDLES(family, from_q);
+    size_t s = h >> (k - 1), j, done = (j1 - j0) - (j1 - j0) % VEC_U32_LANES;
+    vec_t top = vec_zero();
+    if (s % VEC_U32_LANES)
+        return 0;
+    for (j = j0; j < j0 + done; j += VEC_U32_LANES) {
+        vec_t x[1 << VEC_U32_COLUMN_STAGES];
+        int i, g, t;
+#pragma GCC unroll 16
+        for (i = 0; i < count; i++) {
+            x[i] = vec_load(in + j + i * s);
+            if (from_src)
+                top = vec_max_u32(top, x[i]);
+        }
+#pragma GCC unroll 4
+        for (t = 0; t < k; t++) {
+            int stage = forward ? t : k - 1 - t, d = 1 << (k - 1 - stage);
+#pragma GCC unroll 8
+            for (i = 0; i < d; i++) {
+                vec_u32_twiddle w = vec_u32_twiddle_from(tw, twq, (h >> stage) + j + i * s,
+                                                         source, m.p);
+#pragma GCC unroll 8
+                for (g = 0; g < count; g += 2 * d)
+                    vec_u32_butterfly(forward, &x[g + i], &x[g + i + d], &w, &m, 0);
+            }
+        }
+#pragma GCC unroll 16
+        for (i = 0; i < count; i++)
+            vec_store(a + j + i * s, x[i]);
     }
     if (from_src)
         vec_u32_max_seen(top, max_seen);
@@ -351,7 +442,7 @@ NTT_INLINE size_t vec_u32_run4_padded(int forward, int family, uint32_t *a, size
             x1 = vec_u32_reduce64(x1, high1, vc, cq, one_q, m.p);
         }
         vec_u32_radix4(1, a, h, j, x0, x1, vec_zero(), vec_zero(), tw, twq, &m,
-                       NTT_SHOUP_TWIDDLES(family));
+                       VEC_U32_TWIDDLES(family, 0));
     }
     seen = src32 ? vec_max_lane_u32(top) : vec_max_lane_u64(top);
     raise_max_seen(seen, max_seen);
