@@ -10,9 +10,8 @@ import numpy.typing as npt
 
 from ntt_cy._support import checks as _checks
 from ntt_cy._kernels import active as _ntt
-from ntt_cy._support.aligned import (ALIGN, PAGE, PAGE_ELEMENTWISE, PAGE_QUOTIENTS,
-                                    PAGE_TWIDDLES, TABLE_TAIL_BYTES, aligned_copy,
-                                    aligned_empty, readable_tail)
+from ntt_cy._support.aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWIDDLES,
+                                    TABLE_TAIL_BYTES, aligned_copy, aligned_empty)
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.pieces import piece_rows, piece_starts
 from ntt_cy._support.scratch import scratch
@@ -77,16 +76,6 @@ def table_page_offset(key: str) -> int:
     if key.endswith("_q") or key.endswith("_fq"):
         return PAGE_QUOTIENTS
     return 0
-
-
-def placed(table: npt.NDArray[Any], key: str) -> bool:
-    """Whether `table` lies where aligned_empty puts table `key` (table_page_offset, its
-    readable tail): one the kernels can take as it is."""
-    address = table.ctypes.data
-    offset = table_page_offset(key)
-    boundary = PAGE if table.nbytes >= PAGE else ALIGN
-    return (table.flags.c_contiguous and address % boundary == (offset if boundary == PAGE else 0)
-            and readable_tail(table) >= TABLE_TAIL_BYTES)
 
 
 def bit_reversal_permutation(n: int, out: npt.NDArray[np.uint32] | None = None
@@ -286,7 +275,10 @@ class NTTPlan:
             _ntt.shoup_quotients(values, q, self.p)
             arrays[key + "_q"] = q
             if _ntt.float_twiddles(self.p, self.dtype.itemsize):
-                arrays[key + "_f"], arrays[key + "_fq"] = float_twiddles(values, self.p)
+                # (computed by numpy, then placed)
+                for suffix, table in zip(("_f", "_fq"), float_twiddles(values, self.p)):
+                    arrays[key + suffix] = aligned_copy(table, table_page_offset(key + suffix),
+                                                        TABLE_TAIL_BYTES)
         arrays[key] = values
 
     def _goldilocks_groups(self, base: int, arrays: dict[str, Any], key: str) -> None:
@@ -325,11 +317,6 @@ class NTTPlan:
             self._family_form(family, self._powers(pow(psi, -1, p), n_inv, n, "untwist"),
                               arrays, "untwist")
         scale, scale_q = self._scalar_form(family, n_inv)
-        # (the tables built above are in place already; the double-precision ones are
-        # placed here)
-        arrays = {key: table if placed(table, key) else
-                  aligned_copy(table, table_page_offset(key), TABLE_TAIL_BYTES)
-                  for key, table in arrays.items()}
         return _ntt.TransformTables(family, self._modulus, arrays, n, scale, scale_q)
 
     # ------------------------------------------------------------------ transforms

@@ -6,7 +6,8 @@ import pytest
 
 from ntt_cy import NTTPlan
 from ntt_cy._kernels import active as _ntt
-from ntt_cy.plan import placed, table_page_offset
+from ntt_cy._support.aligned import ALIGN, PAGE, TABLE_TAIL_BYTES, readable_tail
+from ntt_cy.plan import table_page_offset
 from ntt_oracle import PRIME_BELOW_2_62, PRIME_BELOW_2_63
 
 # 2: the one even prime; then each side of 2^31, 2^32 (uint32 lanes), 2^63 (where
@@ -15,6 +16,15 @@ P32 = [2, 3, 3329, 998244353, 2013265921, 2281701377, 2**32 - 5]
 P64 = [2, 3, 998244353, 2**32 - 5, 2**32 + 15, 1337006139375617, PRIME_BELOW_2_62,
        PRIME_BELOW_2_63, 2**63 + 29, 2**64 - 2**32 + 1, 2**64 - 59]
 CASES = [(p, np.uint32) for p in P32] + [(p, np.uint64) for p in P64]
+
+
+def placed(table, key):
+    """Whether `table` lies where aligned_empty puts table `key` (table_page_offset, its
+    readable tail): one the kernels can take as it is."""
+    boundary = PAGE if table.nbytes >= PAGE else ALIGN
+    return (table.flags.c_contiguous
+            and table.ctypes.data % boundary == (table_page_offset(key) if boundary == PAGE else 0)
+            and readable_tail(table) >= TABLE_TAIL_BYTES)
 
 
 def residues(p, count, seed):
