@@ -68,7 +68,7 @@ def _u(bits):
     return ctypes.c_uint32 if bits == 32 else ctypes.c_uint64
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def lib(tmp_path_factory):
     if shutil.which("g++") is None:
         # GPU-code tests: a machine with only a C compiler cannot build the C++ harness
