@@ -65,8 +65,8 @@ cdef extern from "simd/ntt32/dispatch.h" nogil:
     size_t ntt32_run4_padded(uint32_t* a, size_t h, size_t j0, size_t j1,
                              const uint32_t* src32, const uint64_t* src64, size_t n_src,
                              const uint32_t* tw, const uint32_t* twq, uint32_t p,
-                             uint32_t pinv, uint64_t mu, int family, int reduce_src,
-                             uint64_t* max_seen)
+                             uint32_t pinv, uint64_t mu, int family, int from_q,
+                             int reduce_src, uint64_t* max_seen)
     int ntt32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
                            const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
                            int family)

@@ -133,20 +133,28 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
     # padded copy is never written or read back), else by writing the padded values
     # and running the usual butterflies.  reduce_src: src values (any, uint32 or
     # uint64) are reduced mod p as they are read.  *max_seen: raised to the largest
-    # value read (before any reduction).
+    # value read (before any reduction).  A row longer than a chunk reads the Shoup
+    # families' twiddles from their quotients alone (from_q, see ntt32_run4): the
+    # pass streams its 3n/4 twiddles (6n bytes with the quotients) once per operand,
+    # beside the source and the n values it writes, and waits on that traffic more
+    # than on the product that rebuilds each w (a CRT product's six padded passes run
+    # faster so on the AVX2 and AVX-512 builds).
     cdef Py_ssize_t h = n >> 1, q = n >> 2, j
+    cdef bint from_q = n > CHUNK
     cdef uint64_t v0, v1
     if lane_t is uint32_t:
         if source_t is uint32_t:
             j0 += ntt32_run4_padded(a, h, j0, j1, src, NULL, n_src,
                                     <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
                                     <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
-                                    t.mod.barrett_mu, t.family, reduce_src, max_seen)
+                                    t.mod.barrett_mu, t.family, from_q, reduce_src,
+                                    max_seen)
         else:
             j0 += ntt32_run4_padded(a, h, j0, j1, NULL, src, n_src,
                                     <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
                                     <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
-                                    t.mod.barrett_mu, t.family, reduce_src, max_seen)
+                                    t.mod.barrett_mu, t.family, from_q, reduce_src,
+                                    max_seen)
     if j0 >= j1:
         return
     for j in range(j0, j1):

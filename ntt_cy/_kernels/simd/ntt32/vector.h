@@ -413,11 +413,12 @@ NTT_INLINE vec_t vec_u32_load_source(const uint32_t *src32, const uint64_t *src6
  * their low 32 bits).  reduce_src: every source value is reduced mod p on the way in
  * (vec_u32_reduce, vec_u32_reduce64); needs p < 2^31.  *max_seen is raised to the
  * largest source value read (before any reduction), so callers can check the "values
- * < p" promise for free.  Groups j0 <= j < j1 of [0, h/2); same butterflies and ranges
- * as vec_u32_run4.  Returns the number of groups done (a multiple of the vector), 0
- * when h/2 is not a multiple of the vector (or reduce_src with p >= 2^31). */
-NTT_INLINE size_t vec_u32_run4_padded(int forward, int family, uint32_t *a, size_t h,
-                                      size_t j0, size_t j1, const uint32_t *src32,
+ * < p" promise for free.  from_q (a literal): the Shoup families read the twiddles'
+ * quotients alone (TWIDDLES_FROM_Q).  Groups j0 <= j < j1 of [0, h/2); same butterflies
+ * and ranges as vec_u32_run4.  Returns the number of groups done (a multiple of the
+ * vector), 0 when h/2 is not a multiple of the vector (or reduce_src with p >= 2^31). */
+NTT_INLINE size_t vec_u32_run4_padded(int forward, int family, int from_q, uint32_t *a,
+                                      size_t h, size_t j0, size_t j1, const uint32_t *src32,
                                       const uint64_t *src64, size_t n_src, const uint32_t *tw,
                                       const uint32_t *twq, uint32_t p, uint32_t pinv,
                                       uint64_t mu, int reduce_src, uint64_t *max_seen) {
@@ -442,7 +443,7 @@ NTT_INLINE size_t vec_u32_run4_padded(int forward, int family, uint32_t *a, size
             x1 = vec_u32_reduce64(x1, high1, vc, cq, one_q, m.p);
         }
         vec_u32_radix4(1, a, h, j, x0, x1, vec_zero(), vec_zero(), tw, twq, &m,
-                       VEC_U32_TWIDDLES(family, 0));
+                       VEC_U32_TWIDDLES(family, from_q));
     }
     seen = src32 ? vec_max_lane_u32(top) : vec_max_lane_u64(top);
     raise_max_seen(seen, max_seen);
