@@ -240,10 +240,10 @@ cdef inline bint takes_goldilocks_stages(lane_t* a, Py_ssize_t half, const Table
                                          const Twiddles* tw) noexcept nogil:
     # Whether simd_goldilocks_stages takes blocks of 2 half: GOLDILOCKS tables with
     # their group tables (vector builds only: the plan builds them where
-    # goldilocks_groups_length says), blocks from 16 values to the largest the group
-    # tables serve (their entry 0).
+    # goldilocks_groups_length says), blocks from GL_GROUP_MIN values to the largest
+    # the group tables serve (their entry 0).
     if lane_t is uint64_t:
-        return (t.family == GOLDILOCKS and tw.q != NULL and 2 * half >= 16
+        return (t.family == GOLDILOCKS and tw.q != NULL and 2 * half >= GL_GROUP_MIN
                 and <uint64_t>(2 * half) <= (<const uint64_t*>tw.q)[0])
     else:
         return False

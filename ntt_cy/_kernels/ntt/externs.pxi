@@ -95,6 +95,8 @@ cdef extern from "simd/ntt64/dispatch.h" nogil:
                            const uint64_t* twq, const double* twf, const double* twfq,
                            const ntt64_params* prm)
     int NTT64_GOLDILOCKS_GROUPS
+    int GL_GROUP_MIN
+    size_t gl_group_row(size_t B)
     int ntt64_goldilocks_stages(int forward, uint64_t* a, size_t size, size_t half,
                                 const uint64_t* tw, const uint64_t* groups,
                                 const ntt64_params* prm)

@@ -96,26 +96,24 @@ def shoup_quotients(const lane_t[::1] w, lane_t[::1] out, uint64_t p):
 def goldilocks_groups_length(Py_ssize_t n):
     """Entries of the GOLDILOCKS group table of an n-point plan in this build (0: none;
     simd/ntt64/goldilocks.h): 2 B for the largest block B = min(n, CHUNK) a schedule
-    hands its chunk stages, from n = 16 on."""
+    hands its chunk stages, from n = GL_GROUP_MIN on (simd/ntt64/goldilocks_layout.h)."""
     cdef Py_ssize_t top = n if n < CHUNK else CHUNK
-    return 2 * top if NTT64_GOLDILOCKS_GROUPS and top >= 16 else 0
+    return 2 * top if NTT64_GOLDILOCKS_GROUPS and top >= GL_GROUP_MIN else 0
 
 
 def goldilocks_groups(uint64_t[::1] out, uint64_t w, Py_ssize_t n):
     """The radix-64 group twiddles of simd/ntt64/goldilocks.h for the n-point root w
-    (stage twiddles r_{2h} = w^(n / 2h)): for every block B = 16, 32, .., with
-    2 B <= len(out), its top group's row length L = 8 64^g (L < B <= 64 L) and rows
-    k < 2^s = B / L, out[B + k L + i0] = r_B^(i0 bitrev_s(k)); out[0] = the largest B,
-    out[1 .. 16) = 0."""
-    cdef Py_ssize_t B = 16, L, rows, k, i0, s, rev, bits
+    (stage twiddles r_{2h} = w^(n / 2h)): for every block B = GL_GROUP_MIN,
+    2 GL_GROUP_MIN, .., with 2 B <= len(out), its top group's row length
+    L = gl_group_row(B) (8 64^g, L < B <= 64 L) and rows k < 2^s = B / L, out[B + k L + i0] = r_B^(i0 bitrev_s(k)); out[0] = the largest B,
+    out[1 .. GL_GROUP_MIN) = 0 (simd/ntt64/goldilocks_layout.h)."""
+    cdef Py_ssize_t B = GL_GROUP_MIN, L, rows, k, i0, s, rev, bits
     cdef uint64_t r_b, step, x
     with nogil:
-        for k in range(16):
+        for k in range(GL_GROUP_MIN):
             out[k] = 0
         while 2 * B <= out.shape[0]:
-            L = 8
-            while 64 * L < B:
-                L *= 64
+            L = gl_group_row(B)
             rows = B // L
             bits = 0
             while (<Py_ssize_t>1 << bits) < rows:

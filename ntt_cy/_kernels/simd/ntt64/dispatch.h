@@ -34,8 +34,14 @@ typedef struct {
 #elif defined(NTT_CY_AVX2)
 #include "simd/ntt64/avx2.h"
 #endif
+/* Whether the build runs GOLDILOCKS by radix-64 groups (and the plan should build
+ * their tables, laid out as simd/ntt64/goldilocks_layout.h says in every build). */
 #if defined(NTT_CY_AVX512) || defined(NTT_CY_AVX2)
+#define NTT64_GOLDILOCKS_GROUPS 1
 #include "simd/ntt64/goldilocks.h"
+#else
+#define NTT64_GOLDILOCKS_GROUPS 0
+#include "simd/ntt64/goldilocks_layout.h"
 #endif
 
 /* The Montgomery radix bits of the uint64 kernels for p: the plan's tables and the
@@ -105,21 +111,13 @@ static inline int ntt64_small_stages(int forward, uint64_t *a, size_t size, cons
 #endif
 }
 
-/* Whether the build runs GOLDILOCKS by radix-64 groups (and the plan should build
- * their tables). */
-#if defined(NTT_CY_AVX512) || defined(NTT_CY_AVX2)
-#define NTT64_GOLDILOCKS_GROUPS 1
-#else
-#define NTT64_GOLDILOCKS_GROUPS 0
-#endif
-
 /* GOLDILOCKS: every stage h = half .. 1 of a[0:size] by radix-64 groups
  * (simd/ntt64/goldilocks.h), DIF forward, DIT inverse; `groups` the family's group
  * tables of tw's direction.  1 when done. */
 static inline int ntt64_goldilocks_stages(int forward, uint64_t *a, size_t size, size_t half,
                                           const uint64_t *tw, const uint64_t *groups,
                                           const ntt64_params *prm) {
-#if defined(NTT_CY_AVX512) || defined(NTT_CY_AVX2)
+#if NTT64_GOLDILOCKS_GROUPS
     return gl_stages(forward, a, size, half, tw, groups, prm);
 #else
     (void)forward; (void)a; (void)size; (void)half; (void)tw; (void)groups; (void)prm;

@@ -16,7 +16,7 @@
  * later stage of the group would otherwise carry), so the values are those of the
  * radix-2 stages.  The DIT (inverse) is its transpose: 3, then 2 before the column
  * stages, then 1 with the stages in reverse order.
- * The split points are fixed, L = 8 64^g, so that the tables do not depend on the
+ * The split points are fixed, L = 8 64^g (simd/ntt64/goldilocks_layout.h), so that the tables do not depend on the
  * chunk a schedule hands over: the stages h = 4, 2, 1 run on eight 8-value blocks
  * transposed into eight vectors, their twiddles 8th roots of unity, shifts
  * (gl_low_stages); then groups of up to six stages, L = 8 (h = 8 .. 256), L = 512
@@ -38,10 +38,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "simd/ntt64/vector.h"
-
-/* The smallest block with a column group, and the row length of the lowest group. */
-#define GL_GROUP_MIN 16
-#define GL_LOW_ROW 8
+#include "simd/ntt64/goldilocks_layout.h"
 
 /* x 2^k mod p in [0, p), x in [0, p), 0 < k < 96, k the same for every lane.
  * k < 64: x 2^k = hi 2^64 + lo with hi = x >> (64 - k), lo = x << k, reduced (hi <
@@ -155,15 +152,6 @@ NTT_INLINE void gl_column_pass(int forward, uint64_t *a, size_t count, size_t st
             }
         }
     }
-}
-
-/* The row length of the group at the top of a block of B values: L = 8 64^g with
- * L < B <= 64 L. */
-NTT_INLINE size_t gl_group_row(size_t B) {
-    size_t L = GL_LOW_ROW;
-    while (64 * L < B)
-        L *= 64;
-    return L;
 }
 
 /* The column stages of the group at the top of `count` blocks of B values at a
