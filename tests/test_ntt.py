@@ -455,11 +455,15 @@ def test_forward_padded_refusals():
 
 
 @pytest.mark.parametrize("isa", checkable_isas())
-@pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2281701377, np.uint32),
-                                     (998244353, np.uint64), (1337006139375617, np.uint64)])
+@pytest.mark.parametrize("p,lanes", [(998244353, np.uint32), (2**31 - 2**24 + 1, np.uint32),
+                                     (2281701377, np.uint32), (998244353, np.uint64),
+                                     (1337006139375617, np.uint64)])
 def test_padded_product_equals_its_three_steps(isa, p, lanes):
     # one call == forward_padded of both operands, then pointwise_inverse; squaring
-    # (b is a) transforms once; the largest value of both operands is reported
+    # (b is a) transforms once; the largest value of both operands is reported.  uint32
+    # lanes with odd p < 2^31 read b times the factor and take one product less in
+    # the pointwise step: every family, p at both ends of that range (998244353 LAZY,
+    # 2^31 - 2^24 + 1 SHOUP31), operands all p - 1
     kernels = load(isa)
     rng = np.random.default_rng(p % 107)
     for n in (8, 64, 1 << 12, 1 << 17):
@@ -473,7 +477,8 @@ def test_padded_product_equals_its_three_steps(isa, p, lanes):
                 # one row on two threads splits each transform (chunk_size(n, 2)); two
                 # rows give each thread whole rows: the AVX2 build's tiled order must
                 # agree between the forwards and the inverse in both schedules
-                for x, y in ((a, b), (a, a), (b, a), (a[:1], b[:1])):
+                top_a = np.full_like(a, p - 1)
+                for x, y in ((a, b), (a, a), (b, a), (a[:1], b[:1]), (top_a, top_a.copy())):
                     rows = x.shape[0]
                     fx, fy = np.empty((rows, n), lanes), np.empty((rows, n), lanes)
                     kernels.forward_padded(x, fx, tables, 1, lanes != np.uint32)

@@ -66,7 +66,8 @@ cdef extern from "simd/ntt32/dispatch.h" nogil:
                              const uint32_t* src32, const uint64_t* src64, size_t n_src,
                              const uint32_t* tw, const uint32_t* twq, uint32_t p,
                              uint32_t pinv, uint64_t mu, int family, int from_q,
-                             int reduce_src, uint64_t* max_seen)
+                             int reduce_src, uint32_t scale, uint32_t scale_q,
+                             uint64_t* max_seen)
     int ntt32_small_stages(int forward, uint32_t* a, size_t size, const uint32_t* tw,
                            const uint32_t* twq, uint32_t p, uint32_t pinv, uint64_t mu,
                            int family)

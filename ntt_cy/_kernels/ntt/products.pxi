@@ -28,7 +28,7 @@ def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTabl
             t = interruptible(t, &local, &irq)
         top = forward_padded_rows(&src[0, 0] if src.shape[1] else NULL, src.shape[0],
                                   src.shape[1], &dst[0, 0], dst.shape[1], t, threads,
-                                  reduced, reduce_src, seen, False)
+                                  reduced, reduce_src, seen, False, 0, 0)
     free(seen)
     if t.irq != NULL and irq.stop:
         interrupt_raised()
@@ -236,11 +236,23 @@ cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint s
     cdef bint reduced = sizeof(lane_t) != 4
     # the transforms never leave this call: their order only has to agree
     cdef bint tiled = tiled_order(d, n, threads)
-    top = forward_padded_rows(pa, rows, ma, d, n, t, threads, reduced, reduce_src, seen, tiled)
+    cdef uint32_t p = <uint32_t>t.mod.p, scale = 0, scale_q = 0
+    if lane_t is uint32_t:
+        if not square and p % 2 == 1 and p < (<uint32_t>1 << 31):
+            # b's rows are read times factor 2^32 = c 2^-32 mod p (a Shoup product, its
+            # reduction for free), so the pointwise step is one Montgomery product a b'
+            # 2^-32 = a b factor: its constant becomes 2^32 mod p (mont(x, c) = x), which
+            # the vector bodies take as one product instead of two
+            scale = mont_mul32(<uint32_t>c, 1, p, <uint32_t>t.mod.mont_pinv)
+            if scale:
+                scale_q = <uint32_t>((<uint64_t>scale << 32) // p)
+                c = <lane_t>((<uint64_t>1 << 32) % p)
+    top = forward_padded_rows(pa, rows, ma, d, n, t, threads, reduced, reduce_src, seen, tiled,
+                              0, 0)
     if not square:
         memset(seen, 0, (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t))
         top_b = forward_padded_rows(pb, rows, mb, w, n, t, threads, reduced, reduce_src, seen,
-                                    tiled)
+                                    tiled, scale, scale_q)
     pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False, tiled)
     return max64(top, top_b)
 
@@ -360,9 +372,11 @@ cdef uint64_t* _seen_slots(int threads) except NULL:
 
 cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t m, lane_t* d,
                                   Py_ssize_t n, const Tables* t, int threads, bint reduced,
-                                  bint reduce_src, uint64_t* seen, bint tiled) noexcept nogil:
+                                  bint reduce_src, uint64_t* seen, bint tiled,
+                                  uint32_t scale, uint32_t scale_q) noexcept nogil:
     # forward_padded on pointers (shapes checked by the caller); seen: _seen_slots(
-    # threads).  Returns the largest source value.
+    # threads); scale, scale_q: every source value times scale mod p (padded_first_pass;
+    # 0: none).  Returns the largest source value.
     cdef Py_ssize_t r, c, k
     cdef int slots = threads if threads > 1 else 1
     cdef uint64_t top = 0
@@ -370,7 +384,7 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
         c = chunk_size(n, 1)
         for r in prange(rows, num_threads=threads, schedule="static"):
             forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
-                                seen + SLOT * threadid(), 0, 1, tiled)
+                                scale, scale_q, seen + SLOT * threadid(), 0, 1, tiled)
     else:
         c = chunk_size(n, threads)
         for r in range(rows):
@@ -378,11 +392,12 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
                 break
             if threads == 1:
                 forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
-                                    seen, 0, 1, tiled)
+                                    scale, scale_q, seen, 0, 1, tiled)
             else:
                 with parallel(num_threads=threads):
                     forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
-                                        seen + SLOT * threadid(), threadid(), threads, tiled)
+                                        scale, scale_q, seen + SLOT * threadid(), threadid(),
+                                        threads, tiled)
     for k in range(slots):
         top = max64(top, seen[k * SLOT])
     return top

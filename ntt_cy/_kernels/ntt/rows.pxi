@@ -127,13 +127,15 @@ cdef void forward_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables
 
 cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py_ssize_t n,
                             Py_ssize_t j0, Py_ssize_t j1, const Tables* t, bint reduce_src,
-                            uint64_t* max_seen) noexcept nogil:
+                            uint32_t scale, uint32_t scale_q, uint64_t* max_seen) noexcept nogil:
     # DIF stages n/2 and n/4 of a = src[0:n_src] zero-padded to n (n_src <= n/2),
     # groups j0 <= j < j1 of [0, n/4): straight from src in the vector code (the
     # padded copy is never written or read back), else by writing the padded values
     # and running the usual butterflies.  reduce_src: src values (any, uint32 or
-    # uint64) are reduced mod p as they are read.  *max_seen: raised to the largest
-    # value read (before any reduction).  A row longer than a chunk reads the Shoup
+    # uint64) are reduced mod p as they are read.  scale != 0 (uint32 lanes, p < 2^31;
+    # scale < p, scale_q = floor(scale 2^32 / p)): every value is also multiplied by
+    # scale mod p.  *max_seen: raised to the largest value read (before any
+    # reduction).  A row longer than a chunk reads the Shoup
     # families' twiddles from their quotients alone (from_q, see ntt32_run4): the
     # pass streams its 3n/4 twiddles (6n bytes with the quotients) once per operand,
     # beside the source and the n values it writes, and waits on that traffic more
@@ -148,13 +150,13 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
                                     <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
                                     <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
                                     t.mod.barrett_mu, t.family, from_q, reduce_src,
-                                    max_seen)
+                                    scale, scale_q, max_seen)
         else:
             j0 += ntt32_run4_padded(a, h, j0, j1, NULL, src, n_src,
                                     <const uint32_t*>t.fwd.w, <const uint32_t*>t.fwd.q,
                                     <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv,
                                     t.mod.barrett_mu, t.family, from_q, reduce_src,
-                                    max_seen)
+                                    scale, scale_q, max_seen)
     if j0 >= j1:
         return
     for j in range(j0, j1):
@@ -164,6 +166,9 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
         if reduce_src:
             v0 %= t.mod.p
             v1 %= t.mod.p
+        if scale:   # values < p (or meaningless, see max_seen)
+            v0 = shoup_fold31(<uint32_t>v0, scale, scale_q, <uint32_t>t.mod.p)
+            v1 = shoup_fold31(<uint32_t>v1, scale, scale_q, <uint32_t>t.mod.p)
         a[j] = <lane_t>v0
         a[j + q] = <lane_t>v1
         a[j + h] = 0
@@ -173,15 +178,16 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
 
 cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, Py_ssize_t n,
                               Py_ssize_t c, const Tables* t, bint reduced, bint reduce_src,
-                              uint64_t* max_seen, int part, int parts,
-                              bint tiled) noexcept nogil:
-    # (With an Interrupt, t.irq, the first pass runs in pieces of POLL_PIECE groups.)
+                              uint32_t scale, uint32_t scale_q, uint64_t* max_seen, int part,
+                              int parts, bint tiled) noexcept nogil:
+    # reduce_src, scale, scale_q: how the source is read (padded_first_pass).  (With an
+    # Interrupt, t.irq, the first pass runs in pieces of POLL_PIECE groups.)
     cdef Py_ssize_t q = n >> 2, lo = n * part // parts, hi = n * (part + 1) // parts
     cdef Py_ssize_t j = split(q, part, parts), j1 = split(q, part + 1, parts)
     cdef Py_ssize_t piece = POLL_PIECE if t.irq != NULL else j1 - j
     while j < j1 and not stopping(t.irq, part):
         padded_first_pass(src, n_src, a, n, j, j + piece if j + piece < j1 else j1, t,
-                          reduce_src, max_seen)
+                          reduce_src, scale, scale_q, max_seen)
         j += piece
     if parts > 1:
         ntt_cy_barrier()

@@ -260,7 +260,9 @@ NTT_INLINE int avx2_u32_small_stages_tiled(int forward, int family, uint32_t *a,
  * ([0, 2p), then one fold): 25 vector operations per 8 values instead of two full
  * Montgomery products' 38 (each with AVX2's emulated unsigned compare).  lazy_out (the
  * product goes on to a LAZY DIT, whose inputs may lie in [0, 4p)): the Shoup result
- * stays in [0, 2p), without the fold (23 operations). */
+ * stays in [0, 2p), without the fold (23 operations).  C = 1 (c = 2^32 mod p: one
+ * operand already carries the factor, see padded_product_rows): no Shoup product, the
+ * Montgomery one's h1 - h2 + p is the result (15 operations). */
 NTT_INLINE size_t avx2_u32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                      size_t count, uint32_t p, uint32_t pinv, uint32_t c,
                                      int lazy_out) {
@@ -273,13 +275,18 @@ NTT_INLINE size_t avx2_u32_pointwise(const uint32_t *a, const uint32_t *b, uint3
         uint32_t cc = hi ? p - hi : 0;
         __m256i vcc = _mm256_set1_epi32((int)cc);
         __m256i vccq = _mm256_set1_epi32((int)(uint32_t)(((uint64_t)cc << 32) / p));
+        if (cc == 1) {
+            for (i = 0; i < done; i += 8) {
+                __m256i t = vec_u32_mont_lazy(_mm256_loadu_si256((const __m256i *)(a + i)),
+                                               _mm256_loadu_si256((const __m256i *)(b + i)),
+                                               &m);
+                _mm256_storeu_si256((__m256i *)(out + i), lazy_out ? t : vec_fold_u32(t, m.p));
+            }
+            return done;
+        }
         for (i = 0; i < done; i += 8) {
-            __m256i x = _mm256_loadu_si256((const __m256i *)(a + i));
-            __m256i y = _mm256_loadu_si256((const __m256i *)(b + i));
-            __m256i h1 = vec_u32_mulhi(x, y);
-            __m256i k = _mm256_mullo_epi32(_mm256_mullo_epi32(x, y), m.pinv);
-            __m256i t = _mm256_add_epi32(_mm256_sub_epi32(h1, vec_mulhi_odd_u32(k, m.p, m.p)),
-                                         m.p);
+            __m256i t = vec_u32_mont_lazy(_mm256_loadu_si256((const __m256i *)(a + i)),
+                                           _mm256_loadu_si256((const __m256i *)(b + i)), &m);
             __m256i r = vec_u32_shoup_odd(t, vcc, vccq, vccq, m.p);
             _mm256_storeu_si256((__m256i *)(out + i), lazy_out ? r : vec_fold_u32(r, m.p));
         }

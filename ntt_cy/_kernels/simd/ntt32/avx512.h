@@ -235,27 +235,30 @@ NTT_INLINE int avx512_u32_small_stages_tiled(int forward, int family, uint32_t *
 
 /* ---- The pointwise product */
 
-/* vec_u32_mont before its correction: h1 - h2 + p in (0, 2p), for p < 2^31. */
-NTT_INLINE __m512i avx512_u32_mont_lazy(__m512i a, __m512i b, const vec_u32_mod *m) {
-    __m512i h1 = vec_u32_mulhi(a, b);
-    __m512i h2 = vec_u32_mulhi(_mm512_mullo_epi32(_mm512_mullo_epi32(a, b), m->pinv), m->p);
-    return _mm512_add_epi32(_mm512_sub_epi32(h1, h2), m->p);
-}
-
 /* out[i] = mont(mont(a[i], b[i]), c) = a b c 2^-64 mod p: with c = f 2^64 mod p this
  * is a*b*f mod p.  a, b, c in [0, p), p odd < 2^32; out in [0, p), or in [0, 2p) with
  * lazy_out (for a LAZY DIT, whose inputs may lie in [0, 4p); p < 2^30 there): the
- * second product's h1 - h2 + p without its correction, a mask compare and masked add
- * less.  Returns the count done (a multiple of 16). */
+ * last product's h1 - h2 + p without its correction, a mask compare and masked add
+ * less.  c = 2^32 mod p (one operand already carries the factor, see
+ * padded_product_rows): mont(x, c) = x, one product.  Returns the count done (a
+ * multiple of 16). */
 NTT_INLINE size_t avx512_u32_pointwise(const uint32_t *a, const uint32_t *b, uint32_t *out,
                                        size_t count, uint32_t p, uint32_t pinv, uint32_t c,
                                        int lazy_out) {
     vec_u32_mod m = vec_u32_modulus(p, pinv, 0, NTT_MONTGOMERY);
     __m512i vc = _mm512_set1_epi32((int)c);
     size_t i, done = count & ~(size_t)15;
+    if (c == (uint32_t)((1ull << 32) % p)) {
+        for (i = 0; i < done; i += 16) {
+            __m512i x = _mm512_loadu_si512(a + i), y = _mm512_loadu_si512(b + i);
+            _mm512_storeu_si512(out + i, lazy_out ? vec_u32_mont_lazy(x, y, &m)
+                                                  : vec_u32_mont(x, y, &m));
+        }
+        return done;
+    }
     for (i = 0; i < done; i += 16) {
         __m512i x = vec_u32_mont(_mm512_loadu_si512(a + i), _mm512_loadu_si512(b + i), &m);
-        _mm512_storeu_si512(out + i, lazy_out ? avx512_u32_mont_lazy(x, vc, &m)
+        _mm512_storeu_si512(out + i, lazy_out ? vec_u32_mont_lazy(x, vc, &m)
                                               : vec_u32_mont(x, vc, &m));
     }
     return done;

@@ -96,18 +96,21 @@ static inline size_t ntt32_run_stages(int forward, int k, uint32_t *a, const uin
     return 0;
 }
 
-/* The first two DIF stages of a zero-padded row, read straight from its source; from_q
- * as ntt32_run4. */
+/* The first two DIF stages of a zero-padded row, read straight from its source (reduced
+ * mod p with reduce_src, times scale mod p unless scale is 0); from_q as ntt32_run4. */
 static inline size_t ntt32_run4_padded(uint32_t *a, size_t h, size_t j0, size_t j1,
                                        const uint32_t *src32, const uint64_t *src64,
                                        size_t n_src, const uint32_t *tw, const uint32_t *twq,
                                        uint32_t p, uint32_t pinv, uint64_t mu, int family,
-                                       int from_q, int reduce_src, uint64_t *max_seen) {
+                                       int from_q, int reduce_src, uint32_t scale,
+                                       uint32_t scale_q, uint64_t *max_seen) {
     family = ntt32_family(family, p);
     return from_q ? NTT_BY_FAMILY(vec_u32_run4_padded, 1, family, 1, a, h, j0, j1, src32,
-                                  src64, n_src, tw, twq, p, pinv, mu, reduce_src, max_seen)
+                                  src64, n_src, tw, twq, p, pinv, mu, reduce_src, scale,
+                                  scale_q, max_seen)
                   : NTT_BY_FAMILY(vec_u32_run4_padded, 1, family, 0, a, h, j0, j1, src32,
-                                  src64, n_src, tw, twq, p, pinv, mu, reduce_src, max_seen);
+                                  src64, n_src, tw, twq, p, pinv, mu, reduce_src, scale,
+                                  scale_q, max_seen);
 }
 
 /* The four stages at the bit-reversed end (DIF h = 8, 4, 2, 1; DIT 1, 2, 4, 8) in

@@ -141,6 +141,15 @@ NTT_INLINE vec_t vec_u32_mont(vec_t a, vec_t b, const vec_u32_mod *m) {
     return vec_u32_mont_odd(a, b, vec_odd_u32(b), m);
 }
 
+/* Montgomery before its correction: a b < p 2^32, p odd < 2^31 -> a b 2^-32 mod p as
+ * h1 - h2 + p in (0, 2p) (the pointwise products; m->p is a broadcast, its own odd
+ * lanes). */
+NTT_INLINE vec_t vec_u32_mont_lazy(vec_t a, vec_t b, const vec_u32_mod *m) {
+    vec_t h1 = vec_u32_mulhi(a, b);
+    vec_t h2 = vec_mulhi_odd_u32(vec_mullo_u32(vec_mullo_u32(a, b), m->pinv), m->p, m->p);
+    return vec_add_u32(vec_sub_u32(h1, h2), m->p);
+}
+
 /* Barrett on the even 32-bit lanes (the odd ones ignored), as barrett_mul32 lane for
  * lane: t = a b < 2^64, q = hi64(t mu) from four vpmuludq products (the middle column
  * carries as in a schoolbook 64x64 product), r = t - q p in [0, 2p) < 2^33 folded to
@@ -406,41 +415,57 @@ NTT_INLINE vec_t vec_u32_load_source(const uint32_t *src32, const uint64_t *src6
     return vec_narrow_u64(lo, hi);
 }
 
+/* x s mod p for any x < 2^32 as a DIF of m's family takes it: Shoup (s < p < 2^31, sq =
+ * floor(s 2^32 / p)) -> [0, 2p), LAZY's DIF range; folded to [0, p) for the others. */
+NTT_INLINE vec_t vec_u32_scaled_input(vec_t x, vec_t s, vec_t sq, const vec_u32_mod *m) {
+    vec_t r = vec_u32_shoup_odd(x, s, sq, sq, m->p);
+    return m->family == NTT_LAZY ? r : vec_fold_u32(r, m->p);
+}
+
 /* The first two DIF stages (half-lengths h and h/2) of a row a[0:2h] whose input is
  * src[0:n_src] zero-padded (n_src <= h): x2 = x3 = 0, x0 and x1 read straight from src
  * (uint32, or uint64 when src32 is NULL), so the zero-padded copy is never written or
  * read back.  Without reduce_src the values must be below p (uint64 ones are narrowed to
  * their low 32 bits).  reduce_src: every source value is reduced mod p on the way in
- * (vec_u32_reduce, vec_u32_reduce64); needs p < 2^31.  *max_seen is raised to the
- * largest source value read (before any reduction), so callers can check the "values
- * < p" promise for free.  from_q (a literal): the Shoup families read the twiddles'
- * quotients alone (TWIDDLES_FROM_Q).  Groups j0 <= j < j1 of [0, h/2); same butterflies
- * and ranges as vec_u32_run4.  Returns the number of groups done (a multiple of the
- * vector), 0 when h/2 is not a multiple of the vector (or reduce_src with p >= 2^31). */
+ * (vec_u32_reduce, vec_u32_reduce64); needs p < 2^31.  scale != 0: every value is
+ * also multiplied by scale mod p (vec_u32_scaled_input; scale < p < 2^31, scale_q =
+ * floor(scale 2^32 / p)), so that a product's pointwise step has one factor less to
+ * apply (padded_product_rows).  *max_seen is raised to the largest source value read
+ * (before any reduction), so callers can check the "values < p" promise for free.
+ * from_q (a literal): the Shoup families read the twiddles' quotients alone
+ * (TWIDDLES_FROM_Q).  Groups j0 <= j < j1 of [0, h/2); same butterflies and ranges as
+ * vec_u32_run4.  Returns the number of groups done (a multiple of the vector), 0 when
+ * h/2 is not a multiple of the vector (or reduce_src or scale with p >= 2^31). */
 NTT_INLINE size_t vec_u32_run4_padded(int forward, int family, int from_q, uint32_t *a,
                                       size_t h, size_t j0, size_t j1, const uint32_t *src32,
                                       const uint64_t *src64, size_t n_src, const uint32_t *tw,
                                       const uint32_t *twq, uint32_t p, uint32_t pinv,
-                                      uint64_t mu, int reduce_src, uint64_t *max_seen) {
+                                      uint64_t mu, int reduce_src, uint32_t scale,
+                                      uint32_t scale_q, uint64_t *max_seen) {
     vec_u32_mod m = vec_u32_modulus(p, pinv, mu, family);
     size_t q = h / 2, j, done = (j1 - j0) - (j1 - j0) % VEC_U32_LANES;
     vec_t top = vec_zero(), high0 = vec_zero(), high1 = vec_zero();
     const vec_t one_q = vec_set1_u32((uint32_t)((1ull << 32) / p));
     const uint32_t c = (uint32_t)((1ull << 32) % p);
     const vec_t vc = vec_set1_u32(c), cq = vec_set1_u32((uint32_t)(((uint64_t)c << 32) / p));
+    const vec_t vs = vec_set1_u32(scale), vsq = vec_set1_u32(scale_q);
     uint64_t seen;
     (void)forward;   /* always a DIF */
-    if (q % VEC_U32_LANES || (reduce_src && p >= (1u << 31)))
+    if (q % VEC_U32_LANES || ((reduce_src || scale) && p >= (1u << 31)))
         return 0;
     for (j = j0; j < j0 + done; j += VEC_U32_LANES) {
         vec_t x0 = vec_u32_load_source(src32, src64, n_src, j, &top, &high0);
         vec_t x1 = vec_u32_load_source(src32, src64, n_src, j + q, &top, &high1);
-        if (reduce_src && src32) {
+        if (reduce_src && src32 && !scale) {
             x0 = vec_u32_reduce(x0, one_q, m.p);
             x1 = vec_u32_reduce(x1, one_q, m.p);
-        } else if (reduce_src) {
+        } else if (reduce_src && !src32) {
             x0 = vec_u32_reduce64(x0, high0, vc, cq, one_q, m.p);
             x1 = vec_u32_reduce64(x1, high1, vc, cq, one_q, m.p);
+        }
+        if (scale) {   /* uint32 sources: the product reduces them too */
+            x0 = vec_u32_scaled_input(x0, vs, vsq, &m);
+            x1 = vec_u32_scaled_input(x1, vs, vsq, &m);
         }
         vec_u32_radix4(1, a, h, j, x0, x1, vec_zero(), vec_zero(), tw, twq, &m,
                        VEC_U32_TWIDDLES(family, from_q));
