@@ -102,9 +102,13 @@ cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize
                          bint lazy_out) noexcept nogil:
     # out = a b c' (the factor c carries, see pointwise_constant) in [0, p); lazy_out
     # (the product goes to a LAZY DIT, whose inputs may lie in [0, 4p)): the uint32
-    # vector part may leave [0, 2p) unfolded.
+    # vector part may leave [0, 2p) unfolded.  uint32 lanes with c = 2^32 mod p (the
+    # factor already in one operand, see padded_product_rows): mont(x, c) = x, one
+    # product.
     cdef ntt64_params prm
     cdef Py_ssize_t i = 0
+    cdef bint one = False
+    cdef lane_t x
     if not montgomery:
         for i in range(count):
             out[i] = mul_family(mul_family(a[i], b[i], 0, m, BARRETT), c, 0, m, BARRETT)
@@ -115,6 +119,9 @@ cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize
     else:
         prm = simd64_params(m, MONTGOMERY)
         i = ntt64_pointwise(a, b, out, count, c, &prm)
+    if lane_t is uint32_t:
+        one = i < count and c == <lane_t>((<uint64_t>1 << 32) % m.p)
     while i < count:
-        out[i] = mul_family(mul_family(a[i], b[i], 0, m, MONTGOMERY), c, 0, m, MONTGOMERY)
+        x = mul_family(a[i], b[i], 0, m, MONTGOMERY)
+        out[i] = x if one else mul_family(x, c, 0, m, MONTGOMERY)
         i += 1

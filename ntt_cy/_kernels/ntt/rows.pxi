@@ -163,10 +163,10 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
         v0 = src[j] if j < n_src else 0
         v1 = src[j + q] if j + q < n_src else 0
         max_seen[0] = max64(max64(max_seen[0], v0), v1)
-        if reduce_src:
+        if reduce_src and not (scale and source_t is uint32_t):
             v0 %= t.mod.p
             v1 %= t.mod.p
-        if scale:   # values < p (or meaningless, see max_seen)
+        if scale:   # any 32-bit value (uint32 sources), else below p or meaningless
             v0 = shoup_fold31(<uint32_t>v0, scale, scale_q, <uint32_t>t.mod.p)
             v1 = shoup_fold31(<uint32_t>v1, scale, scale_q, <uint32_t>t.mod.p)
         a[j] = <lane_t>v0
