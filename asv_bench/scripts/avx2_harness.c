@@ -58,7 +58,9 @@ static uint64_t pow_mod(uint64_t b, uint64_t e, uint64_t m) {
 }
 
 /* The element-wise steps of a product mod 10^9 + 7 at n = 2^17: the pointwise product
- * (one prime, 2^18 values in [0, 2p), left in [0, 2p) for the LAZY inverse) and the
+ * (one prime, 2^18 values in [0, 2p), left in [0, 2p) for the LAZY inverse; the
+ * constant 2^32 mod p of a product whose second operand carries n^-1, one Montgomery
+ * product per value, see padded_product_rows) and the
  * CRT reconstruction of 2^18 coefficients from three primes' residues into uint32 (as
  * ntt_cy/_kernels/crt/garner_rows.pxi calls it, blocks of 512), constants as
  * ntt_cy._crt.CRTBasis derives them. */
@@ -87,7 +89,7 @@ static void elementwise(void) {
     double best_pointwise = 1e9, best_crt = 1e9;
     for (int run = 0; run < 300; run++) {
         double t0 = now();
-        ntt32_pointwise(rows[0], rows[1], out, LEN, P, pinv, 12345, 1);
+        ntt32_pointwise(rows[0], rows[1], out, LEN, P, pinv, (uint32_t)((1ull << 32) % P), 1);
         double t1 = now();
         for (size_t s = 0; s < LEN; s += BLOCK)
             garner32_vector_mod((const uint32_t *const *)rows, s, 3, BLOCK, primes, inv, inv_q,
