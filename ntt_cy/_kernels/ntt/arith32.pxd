@@ -31,6 +31,11 @@ cdef inline uint32_t sub_mod32(uint32_t a, uint32_t b, uint32_t p) noexcept nogi
     return r + p if a < b else r
 
 
+cdef inline uint32_t mont_one32(uint32_t p) noexcept nogil:
+    # 1 in Montgomery form, 2^32 mod p (p odd): mont_mul32(x, mont_one32(p)) = x mod p.
+    return <uint32_t>((<uint64_t>1 << 32) % p)
+
+
 cdef inline uint32_t mont_mul32(uint32_t a, uint32_t b, uint32_t p, uint32_t pinv) noexcept nogil:
     # Montgomery product a*b*2^-32 mod p.  a in [0, 2^32), b in [0, p), p odd < 2^32,
     # pinv = p^-1 mod 2^32.  T = a*b < p*2^32 and m*p share their low word, so

@@ -9,7 +9,8 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
-from ntt_cy._kernels.ntt.arith32 cimport add_mod32, sub_mod32, mont_mul32, barrett_mul32, shoup_mul32
+from ntt_cy._kernels.ntt.arith32 cimport (add_mod32, sub_mod32, mont_mul32, mont_one32,
+                                          barrett_mul32, shoup_mul32)
 from ntt_cy._kernels.ntt.arith64 cimport (add_mod64, sub_mod64, mont_mul64, mont_mul52, barrett_mul64,
                               shoup_mul64, fold_once, shoup_mul32_wide, mod_wide64,
                               mod_any_wide64, max64, mask64)

@@ -120,7 +120,7 @@ cdef void pointwise_span(const lane_t* a, const lane_t* b, lane_t* out, Py_ssize
         prm = simd64_params(m, MONTGOMERY)
         i = ntt64_pointwise(a, b, out, count, c, &prm)
     if lane_t is uint32_t:
-        one = i < count and c == <lane_t>((<uint64_t>1 << 32) % m.p)
+        one = i < count and c == mont_one32(<uint32_t>m.p)
     while i < count:
         x = mul_family(a[i], b[i], 0, m, MONTGOMERY)
         out[i] = x if one else mul_family(x, c, 0, m, MONTGOMERY)

@@ -246,7 +246,7 @@ cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint s
             scale = mont_mul32(<uint32_t>c, 1, p, <uint32_t>t.mod.mont_pinv)
             if scale:
                 scale_q = <uint32_t>((<uint64_t>scale << 32) // p)
-                c = <lane_t>((<uint64_t>1 << 32) % p)
+                c = <lane_t>mont_one32(p)
     top = forward_padded_rows(pa, rows, ma, d, n, t, threads, reduced, reduce_src, seen, tiled,
                               0, 0)
     if not square:

@@ -135,12 +135,12 @@ cdef void padded_first_pass(const source_t* src, Py_ssize_t n_src, lane_t* a, Py
     # uint64) are reduced mod p as they are read.  scale != 0 (uint32 lanes, p < 2^31;
     # scale < p, scale_q = floor(scale 2^32 / p)): every value is also multiplied by
     # scale mod p.  *max_seen: raised to the largest value read (before any
-    # reduction).  A row longer than a chunk reads the Shoup
-    # families' twiddles from their quotients alone (from_q, see ntt32_run4): the
-    # pass streams its 3n/4 twiddles (6n bytes with the quotients) once per operand,
-    # beside the source and the n values it writes, and waits on that traffic more
-    # than on the product that rebuilds each w (a CRT product's six padded passes run
-    # faster so on the AVX2 and AVX-512 builds).
+    # reduction).  A row longer than a chunk reads the Shoup families' twiddles from
+    # their quotients alone (from_q, see ntt32_run4): the pass streams its 3n/4
+    # twiddles (6n bytes with the quotients) once per operand, beside the source and
+    # the n values it writes, and waits on that traffic more than on the product that
+    # rebuilds each w (a CRT product's six padded passes run faster so on the AVX2 and
+    # AVX-512 builds).
     cdef Py_ssize_t h = n >> 1, q = n >> 2, j
     cdef bint from_q = n > CHUNK
     cdef uint64_t v0, v1

@@ -105,7 +105,8 @@ def goldilocks_groups(uint64_t[::1] out, uint64_t w, Py_ssize_t n):
     """The radix-64 group twiddles of simd/ntt64/goldilocks.h for the n-point root w
     (stage twiddles r_{2h} = w^(n / 2h)): for every block B = GL_GROUP_MIN,
     2 GL_GROUP_MIN, .., with 2 B <= len(out), its top group's row length
-    L = gl_group_row(B) (8 64^g, L < B <= 64 L) and rows k < 2^s = B / L, out[B + k L + i0] = r_B^(i0 bitrev_s(k)); out[0] = the largest B,
+    L = gl_group_row(B) (8 64^g, L < B <= 64 L) and rows k < 2^s = B / L,
+    out[B + k L + i0] = r_B^(i0 bitrev_s(k)); out[0] = the largest B,
     out[1 .. GL_GROUP_MIN) = 0 (simd/ntt64/goldilocks_layout.h)."""
     cdef Py_ssize_t B = GL_GROUP_MIN, L, rows, k, i0, s, rev, bits
     cdef uint64_t r_b, step, x

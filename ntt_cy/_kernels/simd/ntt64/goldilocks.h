@@ -16,12 +16,12 @@
  * later stage of the group would otherwise carry), so the values are those of the
  * radix-2 stages.  The DIT (inverse) is its transpose: 3, then 2 before the column
  * stages, then 1 with the stages in reverse order.
- * The split points are fixed, L = 8 64^g (simd/ntt64/goldilocks_layout.h), so that the tables do not depend on the
- * chunk a schedule hands over: the stages h = 4, 2, 1 run on eight 8-value blocks
- * transposed into eight vectors, their twiddles 8th roots of unity, shifts
- * (gl_low_stages); then groups of up to six stages, L = 8 (h = 8 .. 256), L = 512
- * (h = 512 .. 16384), L = 32768, the topmost group of a block as many stages as it
- * has.  At B = 2^16 that is 63/64 + 63/64 + 1/2 generic products per value instead of
+ * The split points are fixed, L = 8 64^g (simd/ntt64/goldilocks_layout.h), so that
+ * the tables do not depend on the chunk a schedule hands over: the stages h = 4, 2, 1
+ * run on eight 8-value blocks transposed into eight vectors, their twiddles 8th roots
+ * of unity, shifts (gl_low_stages); then groups of up to six stages, L = 8 (h = 8 ..
+ * 256), L = 512 (h = 512 .. 16384), L = 32768, the topmost group of a block as many
+ * stages as it has.  At B = 2^16 that is 63/64 + 63/64 + 1/2 generic products per value instead of
  * 8, the column stages two at a time (radix 4).
  *
  * Tables (NTTPlan builds them into fwd_tw_q / inv_tw_q for this family): D_B at
