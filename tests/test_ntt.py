@@ -462,8 +462,10 @@ def test_padded_product_equals_its_three_steps(isa, p, lanes):
     # one call == forward_padded of both operands, then pointwise_inverse; squaring
     # (b is a) transforms once; the largest value of both operands is reported.  uint32
     # lanes with odd p < 2^31 read b times the factor and take one product less in
-    # the pointwise step: every family, p at both ends of that range (998244353 LAZY,
-    # 2^31 - 2^24 + 1 SHOUP31), operands all p - 1
+    # the pointwise step, and so does a square with the factor n^-1 (its operand read
+    # times a square root of n^-1 2^32: n = 2^3 and 2^17 take sqrt(2), 2^6 and 2^12
+    # not; factor 3 has no such root found, two products): every family, p at both
+    # ends of that range (998244353 LAZY, 2^31 - 2^24 + 1 SHOUP31), operands all p - 1
     kernels = load(isa)
     rng = np.random.default_rng(p % 107)
     for n in (8, 64, 1 << 12, 1 << 17):
@@ -478,21 +480,49 @@ def test_padded_product_equals_its_three_steps(isa, p, lanes):
                 # rows give each thread whole rows: the AVX2 build's tiled order must
                 # agree between the forwards and the inverse in both schedules
                 top_a = np.full_like(a, p - 1)
-                for x, y in ((a, b), (a, a), (b, a), (a[:1], b[:1]), (top_a, top_a.copy())):
+                inv = pow(n, -1, p)
+                for x, y, factor in ((a, b, 3), (a, a, 3), (a, a, inv), (b, a, inv),
+                                     (a[:1], b[:1], 3), (top_a, top_a.copy(), 3),
+                                     (top_a, top_a, inv)):
                     rows = x.shape[0]
                     fx, fy = np.empty((rows, n), lanes), np.empty((rows, n), lanes)
                     kernels.forward_padded(x, fx, tables, 1, lanes != np.uint32)
                     kernels.forward_padded(y, fy, tables, 1, lanes != np.uint32)
-                    kernels.pointwise_inverse(fx, fy, tables, 1, 3, False)
+                    kernels.pointwise_inverse(fx, fy, tables, 1, factor, False)
                     for threads in (1, 2):
                         got, work = np.empty((rows, n), lanes), np.empty((rows, n), lanes)
-                        top = kernels.padded_product(x, y, got, work, tables, threads, 3)
+                        top = kernels.padded_product(x, y, got, work, tables, threads, factor)
                         assert np.array_equal(got, fx), (n, family, ma, mb, threads)
                         assert top == max(int(x.max()), int(y.max()))
     with pytest.raises(ValueError, match="n/2"):
         kernels.padded_product(np.zeros((1, 4), lanes), np.zeros((1, 5), lanes),
                                np.empty((1, 8), lanes), np.empty((1, 8), lanes),
                                tables_for(kernels, get_plan(8, p, dtype=lanes), "barrett"), 1, 1)
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
+def test_products_read_an_operand_times_the_factor(isa):
+    # padded_product's operand scale: a product's second operand times factor 2^32, a
+    # square's one operand times s with s^2 = n^-1 2^32 mod p (then the pointwise step
+    # is one product), for every uint32 family, both parities of log2 n (odd: through
+    # sqrt(2)) and odd p < 2^31 at both ends of each lazy range; a square with another
+    # factor, p >= 2^31 and uint64 lanes scale nothing
+    kernels = load(isa)
+    for p in (998244353, 1053818881, 2013265921, 2**31 - 2**24 + 1):
+        for n in (8, 64, 1 << 12, 1 << 17):
+            plan = get_plan(n, p, dtype=np.uint32)
+            inv = pow(n, -1, p)
+            for family in valid_families(p, np.uint32):
+                tables = tables_for(kernels, plan, family)
+                s = kernels.operand_scale_of(tables, inv, True)
+                assert 0 < s < p and s * s % p == inv * 2**32 % p, (p, n, family)
+                assert kernels.operand_scale_of(tables, inv, False) == inv * 2**32 % p
+                assert kernels.operand_scale_of(tables, 3, False) == 3 * 2**32 % p
+                assert kernels.operand_scale_of(tables, 3, True) == 0
+    wide = get_plan(64, 2281701377, dtype=np.uint32)
+    assert kernels.operand_scale_of(tables_for(kernels, wide, "montgomery"), 1, False) == 0
+    plan64 = get_plan(64, 998244353, dtype=np.uint64)
+    assert kernels.operand_scale_of(tables_for(kernels, plan64, "lazy"), 1, False) == 0
 
 
 @pytest.mark.parametrize("isa", checkable_isas())

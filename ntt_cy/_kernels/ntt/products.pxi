@@ -238,23 +238,73 @@ cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint s
     cdef bint tiled = tiled_order(d, n, threads)
     cdef uint32_t p = <uint32_t>t.mod.p, scale = 0, scale_q = 0
     if lane_t is uint32_t:
-        if not square and p % 2 == 1 and p < (<uint32_t>1 << 31):
-            # b's rows are read times factor 2^32 = c 2^-32 mod p (a Shoup product, its
-            # reduction for free), so the pointwise step is one Montgomery product a b'
-            # 2^-32 = a b factor: its constant becomes 2^32 mod p (mont(x, c) = x), which
-            # the vector bodies take as one product instead of two
-            scale = mont_mul32(<uint32_t>c, 1, p, <uint32_t>t.mod.mont_pinv)
-            if scale:
-                scale_q = <uint32_t>((<uint64_t>scale << 32) // p)
-                c = <lane_t>mont_one32(p)
+        scale = operand_scale(<uint32_t>c, square, n, t)
+        if scale:   # the factor is in the operand: mont(x, c) = x, one product
+            scale_q = <uint32_t>((<uint64_t>scale << 32) // p)
+            c = <lane_t>mont_one32(p)
     top = forward_padded_rows(pa, rows, ma, d, n, t, threads, reduced, reduce_src, seen, tiled,
-                              0, 0)
+                              scale if square else 0, scale_q if square else 0)
     if not square:
         memset(seen, 0, (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t))
         top_b = forward_padded_rows(pb, rows, mb, w, n, t, threads, reduced, reduce_src, seen,
                                     tiled, scale, scale_q)
     pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False, tiled)
     return max64(top, top_b)
+
+
+cdef uint32_t operand_scale(uint32_t c, bint square, Py_ssize_t n,
+                            const Tables* t) noexcept nogil:
+    # What padded_product_rows reads b's rows times (a square: its one operand), c =
+    # pointwise_constant(factor) of uint32 tables of length n, odd p < 2^31; 0: nothing
+    # (other tables, or a square without a root found).  b times factor 2^32 = c 2^-32
+    # mod p (a Shoup product, its reduction for free) makes the pointwise step one
+    # Montgomery product a b' 2^-32 = a b factor, whose constant becomes 2^32 mod p
+    # (mont(x, c) = x): the vector bodies take it as one product instead of two.  A
+    # square takes a square root of factor 2^32 (square_root_scale).
+    cdef uint32_t p = <uint32_t>t.mod.p, scale
+    if p % 2 == 0 or p >= (<uint32_t>1 << 31):
+        return 0
+    scale = mont_mul32(c, 1, p, <uint32_t>t.mod.mont_pinv)
+    return square_root_scale(scale, n, t) if square else scale
+
+
+cdef uint32_t square_root_scale(uint32_t scale, Py_ssize_t n, const Tables* t) noexcept nogil:
+    # A square root of scale = factor 2^32 mod p (uint32 tables of length n = 2^k >= 8,
+    # odd p < 2^31) for the factor every product uses, n^-1: then scale = 2^e, e = 32 -
+    # k, whose root is 2^(e/2) for even e, else 2^((e-1)/2) sqrt(2) with sqrt(2) = r_8 +
+    # r_8^-1 = r_8 - r_8^3 (r_8 = tw[5], a primitive 8th root of unity; (r_8 + r_8^-1)^2
+    # = r_8^2 + 2 + r_8^-2 and r_8^-2 = -r_8^2).  The candidate is checked (its square
+    # mod p is scale), so another factor gives 0: no root used.
+    cdef uint64_t p = t.mod.p, root
+    cdef uint32_t r1 = plain_twiddle32(t, 5), r3 = plain_twiddle32(t, 7)
+    cdef int e = 32
+    while n > 1:
+        n >>= 1
+        e -= 1
+    root = (<uint64_t>1 << (e >> 1)) % p
+    if e & 1:
+        root = root * ((r1 + p - r3) % p) % p
+    return <uint32_t>root if root * root % p == scale else 0
+
+
+def operand_scale_of(TransformTables tables, uint64_t factor, bint square):
+    """What padded_product reads the second operand (a square: its one operand) times
+    for `factor`: a residue s, s^2 = factor 2^32 mod p for a square, s = factor 2^32
+    mod p otherwise; 0 where it scales nothing (then the pointwise step takes two
+    products).   # IN a cyclic plan's tables"""
+    if tables.lane_bytes != 4 or tables.n < 8:
+        return 0
+    cdef uint32_t c = <uint32_t>pointwise_constant(&tables.c.mod, factor, 32)
+    return operand_scale(c, square, tables.n, &tables.c)
+
+
+cdef inline uint32_t plain_twiddle32(const Tables* t, Py_ssize_t i) noexcept nogil:
+    # The forward stage twiddle tw[i] of uint32 tables as a residue (MONTGOMERY stores
+    # w 2^32 mod p).
+    cdef uint32_t w = (<const uint32_t*>t.fwd.w)[i]
+    if t.family == MONTGOMERY:
+        return mont_mul32(w, 1, <uint32_t>t.mod.p, <uint32_t>t.mod.mont_pinv)
+    return w
 
 
 cdef class PaddedProducts:
