@@ -44,6 +44,9 @@ ISA_FLAGS = {
     "_kernels.build_avx2": ["-mavx2", "-mbmi2", "-mfma"],
     "_kernels.build_avx512": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq",
                               "-mavx512bw", "-mavx512vl", "-mavx512ifma"],
+    # the same without IFMA, for AVX-512 CPUs that lack it (Skylake-SP, Cascade Lake)
+    "_kernels.build_avx512_noifma": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq",
+                                     "-mavx512bw", "-mavx512vl"],
     # the AVX-512 bodies on a model of their intrinsics (simd/emulated_avx512.h), for
     # the tests on AVX2 CPUs
     "_kernels.build_avx512_emulated": ["-mavx2", "-mbmi2", "-mfma", "-DNTT_CY_EMULATE_AVX512"],

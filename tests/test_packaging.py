@@ -21,7 +21,8 @@ import ntt_cy
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE_SOURCE = ROOT / "ntt_cy"
 EMULATED_PYX = "ntt_cy/_kernels/build_avx512_emulated.pyx"
-ISA_PYX = {"ntt_cy/_kernels/build_avx2.pyx", "ntt_cy/_kernels/build_avx512.pyx", EMULATED_PYX}
+ISA_PYX = {"ntt_cy/_kernels/build_avx2.pyx", "ntt_cy/_kernels/build_avx512.pyx",
+           "ntt_cy/_kernels/build_avx512_noifma.pyx", EMULATED_PYX}
 
 
 def load_setup():

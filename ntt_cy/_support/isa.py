@@ -1,12 +1,13 @@
 """The one place that decides which kernel build runs.
 
-setup.py compiles the same kernel source (ntt_cy/_kernels/build.pxi) three times:
-`build_portable` (portable x86-64 baseline, or whatever the target is), `build_avx2` and
-`build_avx512` (x86-64 only).  At import, the widest build this CPU supports is
-chosen, unless NTT_CY_ISA=portable|avx2|avx512 forces one (an unsupported or
-missing choice raises ImportError rather than crashing with an illegal instruction).
+setup.py compiles the same kernel source (ntt_cy/_kernels/build.pxi) four times:
+`build_portable` (portable x86-64 baseline, or whatever the target is), `build_avx2`,
+`build_avx512_noifma` (AVX-512 F, DQ, BW, VL) and `build_avx512` (the same and IFMA)
+(x86-64 only).  At import, the widest build this CPU supports is chosen, unless
+NTT_CY_ISA=portable|avx2|avx512_noifma|avx512 forces one (an unsupported or missing
+choice raises ImportError rather than crashing with an illegal instruction).
 
-A fourth build, `build_avx512_emulated`, compiles the AVX-512 bodies on a model
+A fifth build, `build_avx512_emulated`, compiles the AVX-512 bodies on a model
 of their intrinsics (simd/emulated_avx512.h) for AVX2 CPUs: never chosen by
 default (it is slower than every real build), only by NTT_CY_ISA=avx512_emulated,
 so the tests can check the AVX-512 code bit for bit on machines without AVX-512.
@@ -19,10 +20,12 @@ import os
 
 from ntt_cy._support.cpu import cpu_features
 
-ISAS = ("avx512", "avx2", "portable")
+ISAS = ("avx512", "avx512_noifma", "avx2", "portable")
 # CPU features each build needs: build_avx512 is compiled with -mavx512ifma (IFMA
-# Montgomery), so AVX-512 CPUs without IFMA (Skylake-SP, Cascade Lake) get AVX2.
-REQUIRES = {"avx512": {"avx512", "avx512ifma"}, "avx2": {"avx2"}, "portable": set(),
+# Montgomery), so AVX-512 CPUs without IFMA (Skylake-SP, Cascade Lake) get
+# build_avx512_noifma, the same kernels with uint64 Montgomery on R = 2^64.
+REQUIRES = {"avx512": {"avx512", "avx512ifma"}, "avx512_noifma": {"avx512"},
+            "avx2": {"avx2"}, "portable": set(),
             "avx512_emulated": {"avx2"}}
 EMULATED = "avx512_emulated"
 _MODULES = {isa: f"ntt_cy._kernels.build_{isa}" for isa in REQUIRES}

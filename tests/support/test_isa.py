@@ -89,12 +89,27 @@ def test_unsupported_or_unknown_isa_is_refused():
 
 
 def test_avx512_build_is_not_chosen_without_ifma(monkeypatch):
-    # _ntt_avx512 executes vpmadd52{l,h}uq (IFMA): on AVX-512 CPUs without IFMA
-    # (Skylake-SP, Cascade Lake) choosing it would end in SIGILL.
+    # build_avx512 executes vpmadd52{l,h}uq (IFMA): on AVX-512 CPUs without IFMA
+    # (Skylake-SP, Cascade Lake) choosing it would end in SIGILL; they get the
+    # AVX-512 build compiled without IFMA, where it was compiled (x86-64).
     monkeypatch.setattr(_isa, "cpu_features", lambda: ["avx2", "avx512"])
-    assert "avx512" not in _isa.supported_isas()
+    supported = _isa.supported_isas()
+    assert "avx512" not in supported
     with pytest.raises(ImportError, match="missing: avx512ifma"):
         _isa.load("avx512")
+    compiled = importlib.util.find_spec("ntt_cy._kernels.build_avx512_noifma") is not None
+    assert supported[0] == ("avx512_noifma" if compiled else "portable")
+    monkeypatch.setattr(_isa, "cpu_features", lambda: ["avx2"])
+    with pytest.raises(ImportError, match="missing: avx512"):
+        _isa.load("avx512_noifma")
+
+
+def test_only_ifma_builds_take_montgomery_on_2_52():
+    # uint64 Montgomery has R = 2^52 on IFMA (avx512 and its emulated model), R = 2^64
+    # in every other build, avx512_noifma included (the tables follow montgomery_bits).
+    for isa in checkable_isas():
+        bits = load(isa).montgomery_bits(1337006139375617, 8)
+        assert bits == (52 if isa in ("avx512", EMULATED) else 64), isa
 
 
 def test_emulated_avx512_build_is_checked_but_never_chosen():
