@@ -40,16 +40,16 @@ def switch(name: str, environ=os.environ) -> bool:
 
 # Extra flags of the ISA-specific kernel builds (ntt_cy/_support/isa.py picks one at import),
 # by module name below ntt_cy.
+AVX2_FLAGS = ["-mavx2", "-mbmi2", "-mfma"]
+AVX512_FLAGS = AVX2_FLAGS + ["-mavx512f", "-mavx512dq", "-mavx512bw", "-mavx512vl"]
 ISA_FLAGS = {
-    "_kernels.build_avx2": ["-mavx2", "-mbmi2", "-mfma"],
-    "_kernels.build_avx512": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq",
-                              "-mavx512bw", "-mavx512vl", "-mavx512ifma"],
-    # the same without IFMA, for AVX-512 CPUs that lack it (Skylake-SP, Cascade Lake)
-    "_kernels.build_avx512_noifma": ["-mavx2", "-mbmi2", "-mfma", "-mavx512f", "-mavx512dq",
-                                     "-mavx512bw", "-mavx512vl"],
+    "_kernels.build_avx2": AVX2_FLAGS,
+    "_kernels.build_avx512": AVX512_FLAGS + ["-mavx512ifma"],
+    # without IFMA, for AVX-512 CPUs that lack it (Skylake-SP, Cascade Lake)
+    "_kernels.build_avx512_noifma": AVX512_FLAGS,
     # the AVX-512 bodies on a model of their intrinsics (simd/emulated_avx512.h), for
     # the tests on AVX2 CPUs
-    "_kernels.build_avx512_emulated": ["-mavx2", "-mbmi2", "-mfma", "-DNTT_CY_EMULATE_AVX512"],
+    "_kernels.build_avx512_emulated": AVX2_FLAGS + ["-DNTT_CY_EMULATE_AVX512"],
 }
 EMULATED = "_kernels.build_avx512_emulated"
 
