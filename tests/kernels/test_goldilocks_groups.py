@@ -117,8 +117,11 @@ def test_every_shift_class():
     """Roots r of order 64 = 2^(3m) for every odd m: the column twiddles r^j run through
     every +-2^k, k a multiple of 3 below 96 (shifts below 32, from 32 to 64, from 64
     on, and the negative ones); sizes 64 (one group of six stages) and 2^12 (two
-    groups) with roots whose 64th power-of-two part is each of them."""
+    groups) with roots whose 64th power-of-two part is each of them.  Their 8th powers
+    are the four primitive 8th roots 2^24, 2^72, 2^120, 2^168, each of which the stages
+    in registers take as constants of a copy of their own."""
     r64 = [pow(2, 3 * m, P) for m in range(1, 64, 2)]
+    assert {pow(r, 8, P) for r in r64} == {pow(2, e, P) for e in (24, 72, 120, 168)}
     for n in (64, 4096):
         base = root_of_unity(n, P)
         for k, r in enumerate(r64):

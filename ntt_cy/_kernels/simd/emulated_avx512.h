@@ -173,6 +173,13 @@ NTT_INLINE ntt_emu_512 ntt_emu_srl_epi64(ntt_emu_512 a, __m128i count) {
 NTT_INLINE ntt_emu_512 ntt_emu_sll_epi64(ntt_emu_512 a, __m128i count) {
     return NTT_EMU_PAIR(_mm256_sll_epi64(a.lo, count), _mm256_sll_epi64(a.hi, count));
 }
+/* vpsrlvq / vpsllvq: each lane by its own count, 0 above 63 in both ISAs */
+NTT_INLINE ntt_emu_512 ntt_emu_srlv_epi64(ntt_emu_512 a, ntt_emu_512 count) {
+    return NTT_EMU_PAIR(_mm256_srlv_epi64(a.lo, count.lo), _mm256_srlv_epi64(a.hi, count.hi));
+}
+NTT_INLINE ntt_emu_512 ntt_emu_sllv_epi64(ntt_emu_512 a, ntt_emu_512 count) {
+    return NTT_EMU_PAIR(_mm256_sllv_epi64(a.lo, count.lo), _mm256_sllv_epi64(a.hi, count.hi));
+}
 /* the immediate forms read the count's low 8 bits (imm8) */
 NTT_INLINE ntt_emu_512 ntt_emu_srli_epi64(ntt_emu_512 a, unsigned n) {
     return ntt_emu_srl_epi64(a, _mm_cvtsi64_si128((long long)(n & 255)));
@@ -419,6 +426,10 @@ NTT_INLINE __m256i ntt_emu_extracti64x4(ntt_emu_512 a, int half) {
 #define _mm512_srl_epi64 ntt_emu_srl_epi64
 #undef _mm512_sll_epi64
 #define _mm512_sll_epi64 ntt_emu_sll_epi64
+#undef _mm512_srlv_epi64
+#define _mm512_srlv_epi64 ntt_emu_srlv_epi64
+#undef _mm512_sllv_epi64
+#define _mm512_sllv_epi64 ntt_emu_sllv_epi64
 #undef _mm512_madd52lo_epu64
 #define _mm512_madd52lo_epu64(a, b, c) ntt_emu_madd52(a, b, c, 0)
 #undef _mm512_madd52hi_epu64

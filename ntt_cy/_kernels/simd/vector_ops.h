@@ -119,6 +119,13 @@ NTT_INLINE vec_t vec_srl_u64(vec_t x, __m128i n) {
 NTT_INLINE vec_t vec_sll_u64(vec_t x, __m128i n) {
     return VEC_OP(_mm512_sll_epi64, _mm256_sll_epi64)(x, n);
 }
+/* each lane by its own count (n's lane), likewise 0 for counts above 63 */
+NTT_INLINE vec_t vec_srlv_u64(vec_t x, vec_t n) {
+    return VEC_OP(_mm512_srlv_epi64, _mm256_srlv_epi64)(x, n);
+}
+NTT_INLINE vec_t vec_sllv_u64(vec_t x, vec_t n) {
+    return VEC_OP(_mm512_sllv_epi64, _mm256_sllv_epi64)(x, n);
+}
 
 /* x in [0, 2c) -> [0, c) on 32-bit lanes, for 2c <= 2^32: x - c wraps above x exactly
  * when x < c (c = 0: x unchanged). */

@@ -3,7 +3,7 @@
  *
  * 2 has order 192 mod p (2^96 = -1), so every root of unity of order dividing 64 is
  * +-2^k, 0 <= k < 96, whatever root the plan picked, and a product by one is two
- * shifts and the reduction of vec_u64_goldilocks_reduce (gl_times_pow2 below).  A DIF
+ * shifts and the reduction of vec_u64_goldilocks_reduce (gl_times below).  A DIF
  * block of B = 2^s L values, index i = i1 L + i0 (i1 < 2^s, i0 < L), split at L:
  *   1. s radix-2 stages along i1 (the "columns", stride L): their twiddles are the
  *      2^s-th roots r_{2h'}^{j1} (h' = 2^(s-1) .. 1 rows), shifts, each row one
@@ -21,8 +21,11 @@
  * run on eight 8-value blocks transposed into eight vectors, their twiddles 8th roots
  * of unity, shifts (gl_low_stages); then groups of up to six stages, L = 8 (h = 8 ..
  * 256), L = 512 (h = 512 .. 16384), L = 32768, the topmost group of a block as many
- * stages as it has.  At B = 2^16 that is 63/64 + 63/64 + 1/2 generic products per value instead of
- * 8, the column stages two at a time (radix 4).
+ * stages as it has.  At B = 2^16 that is 63/64 + 63/64 + 1/2 generic products per
+ * value instead of 8.  A column stage runs row pair by row pair, with a loop of its own
+ * for each of the eight ways a shift twiddle multiplies (gl_kind, and the sign), so
+ * that no butterfly branches; the stages in registers take the 8th roots as constants,
+ * one copy for each of the four primitive 8th roots 2^24, 2^72, 2^120, 2^168.
  *
  * Tables (NTTPlan builds them into fwd_tw_q / inv_tw_q for this family): D_B at
  * groups[B .. 2B) for every B = 16, 32, .., groups[0] = the largest B (min(n, the
@@ -40,28 +43,6 @@
 #include "simd/ntt64/vector.h"
 #include "simd/ntt64/goldilocks_layout.h"
 
-/* x 2^k mod p in [0, p), x in [0, p), 0 < k < 96, k the same for every lane.
- * k < 64: x 2^k = hi 2^64 + lo with hi = x >> (64 - k), lo = x << k, reduced (hi <
- * 2^32 for k <= 32: the cheaper vec_u64_goldilocks_reduce96).
- * k >= 64, j = k - 64: x 2^j = h 2^64 + l (h < 2^31), and x 2^k = h 2^128 + l 2^64
- * = l 2^64 - h 2^32 (2^128 = 2^96 2^32 = -2^32) = l 2^64 + (p - h 2^32), where
- * p - h 2^32 lies in (0, p]: the reduction of hi = l, lo = p - (h << 32).  (Shifts by
- * a count register: a count of 64 gives 0.) */
-NTT_INLINE vec_t gl_times_pow2(vec_t x, unsigned k, const vec_u64_mod *m) {
-    if (k <= 32) {   /* hi < 2^32 */
-        vec_t hi = vec_srl_u64(x, _mm_cvtsi32_si128((int)(64 - k)));
-        return vec_u64_goldilocks_reduce96(hi, vec_sll_u64(x, _mm_cvtsi32_si128((int)k)), m);
-    }
-    if (k < 64) {
-        vec_t hi = vec_srl_u64(x, _mm_cvtsi32_si128((int)(64 - k)));
-        return vec_u64_goldilocks_reduce(hi, vec_sll_u64(x, _mm_cvtsi32_si128((int)k)), m);
-    }
-    unsigned j = k - 64;
-    vec_t h = vec_srl_u64(x, _mm_cvtsi32_si128((int)(64 - j)));
-    vec_t l = vec_sll_u64(x, _mm_cvtsi32_si128((int)j));
-    return vec_u64_goldilocks_reduce(l, vec_sub_u64(m->p, vec_shl32_u64(h)), m);
-}
-
 /* A shift twiddle 2^e (e < 192) as the butterflies take it: 2^k with k = e mod 96, and
  * the sign (2^96 = -1). */
 typedef struct {
@@ -77,21 +58,68 @@ NTT_INLINE gl_shift gl_shift_of(unsigned e) {
     return s;
 }
 
-/* DIF (u, v) -> (u + v, (u - v) w) and DIT (u, v) -> (u + v w, u - v w) with w = +-2^k:
- * the sign swaps the difference's operands (DIF) or the outputs (DIT). */
-NTT_INLINE void gl_butterfly(int forward, vec_t *u, vec_t *v, gl_shift w,
-                             const vec_u64_mod *m) {
+/* The four ways gl_times multiplies by 2^k: not at all (k = 0), 0 < k <= 32, 32 < k <
+ * 64, 64 <= k < 96. */
+enum { GL_ONE, GL_LOW, GL_MID, GL_HIGH };
+
+NTT_INLINE int gl_kind(gl_shift w) {
+    return w.k == 0 ? GL_ONE : w.k <= 32 ? GL_LOW : w.k < 64 ? GL_MID : GL_HIGH;
+}
+
+/* x 2^k mod p in [0, p), x in [0, p), k < 96 of the given kind (a constant where the
+ * caller is specialised), sl = k mod 64 and sr = 64 - sl in every lane.
+ * k < 64: x 2^k = hi 2^64 + lo with hi = x >> (64 - k), lo = x << k, reduced (hi <
+ * 2^32 for k <= 32: the cheaper vec_u64_goldilocks_reduce96).
+ * k >= 64, j = k - 64: x 2^j = h 2^64 + l (h < 2^31), and x 2^k = h 2^128 + l 2^64
+ * = l 2^64 - h 2^32 (2^128 = 2^96 2^32 = -2^32) = l 2^64 + (p - h 2^32), where
+ * p - h 2^32 lies in (0, p]: the reduction of hi = l, lo = p - (h << 32). */
+NTT_INLINE vec_t gl_times(vec_t x, int kind, vec_t sl, vec_t sr, const vec_u64_mod *m) {
+    if (kind == GL_ONE)
+        return x;
+    vec_t hi = vec_srlv_u64(x, sr), lo = vec_sllv_u64(x, sl);
+    if (kind == GL_LOW)
+        return vec_u64_goldilocks_reduce96(hi, lo, m);
+    if (kind == GL_MID)
+        return vec_u64_goldilocks_reduce(hi, lo, m);
+    return vec_u64_goldilocks_reduce(lo, vec_sub_u64(m->p, vec_shl32_u64(hi)), m);
+}
+
+/* DIF (u, v) -> (u + v, (u - v) w) and DIT (u, v) -> (u + v w, u - v w) with w = +-2^k
+ * of the given kind and sign: the sign swaps the difference's operands (DIF) or the
+ * outputs (DIT). */
+NTT_INLINE void gl_butterfly_kind(int forward, int kind, int negative, vec_t *u, vec_t *v,
+                                  vec_t sl, vec_t sr, const vec_u64_mod *m) {
     if (forward) {
-        vec_t d = w.negative ? vec_u64_sub(*v, *u, m) : vec_u64_sub(*u, *v, m);
+        vec_t d = negative ? vec_u64_sub(*v, *u, m) : vec_u64_sub(*u, *v, m);
         *u = vec_u64_add(*u, *v, m);
-        *v = w.k ? gl_times_pow2(d, w.k, m) : d;
+        *v = gl_times(d, kind, sl, sr, m);
     } else {
-        vec_t t = w.k ? gl_times_pow2(*v, w.k, m) : *v;
+        vec_t t = gl_times(*v, kind, sl, sr, m);
         vec_t s = vec_u64_add(*u, t, m), d = vec_u64_sub(*u, t, m);
-        *u = w.negative ? d : s;
-        *v = w.negative ? s : d;
+        *u = negative ? d : s;
+        *v = negative ? s : d;
     }
 }
+
+/* The shift counts of w for gl_times. */
+NTT_INLINE void gl_counts(gl_shift w, vec_t *sl, vec_t *sr) {
+    *sl = vec_set1_u64(w.k % 64);
+    *sr = vec_set1_u64(64 - w.k % 64);
+}
+
+/* CALL(kind, negative) with the constants of w: one specialised copy per case, so that
+ * the code inside branches on nothing. */
+#define GL_BY_KIND(w, CALL)                                  \
+    switch (2 * gl_kind(w) + (w).negative) {                 \
+    case 2 * GL_ONE: CALL(GL_ONE, 0); break;                 \
+    case 2 * GL_ONE + 1: CALL(GL_ONE, 1); break;             \
+    case 2 * GL_LOW: CALL(GL_LOW, 0); break;                 \
+    case 2 * GL_LOW + 1: CALL(GL_LOW, 1); break;             \
+    case 2 * GL_MID: CALL(GL_MID, 0); break;                 \
+    case 2 * GL_MID + 1: CALL(GL_MID, 1); break;             \
+    case 2 * GL_HIGH: CALL(GL_HIGH, 0); break;               \
+    default: CALL(GL_HIGH, 1); break;                        \
+    }
 
 /* The shifts of the column twiddles: codes[h + j] for r_{2h}^j, h = 1, 2, .., M / 2
  * (j < h), from r_M = 2^e_M: r_{2h} = r_M^(M / 2h). */
@@ -102,54 +130,63 @@ NTT_INLINE void gl_column_codes(gl_shift *codes, unsigned e_m, size_t m_roots) {
             codes[h + j] = gl_shift_of((unsigned)((e_m * (m_roots / (2 * h)) * j) % 192));
 }
 
-/* One pass over a group's columns in `count` blocks of `rows` rows of L values, the
- * block c at a + c stride: the column stage hp (rows) alone, or with two, stages hp
- * and hp / 2 (DIF; DIT: hp / 2 then hp) as radix-4 groups of rows j, j + q, j + hp,
- * j + hp + q (q = hp / 2).  d != NULL: the pass that holds the stage hp' = 1 also
- * applies D (row r times d[r L ..], after the stages for DIF, before them for DIT;
- * row 0 of a block is all ones).  The blocks are the innermost loop but one, so that
- * a row's twiddle (and the branches it takes) repeats over them. */
-NTT_INLINE void gl_column_pass(int forward, uint64_t *a, size_t count, size_t stride,
-                               size_t rows, size_t L, size_t hp, int two, const uint64_t *d,
-                               const gl_shift *codes, const vec_u64_mod *m) {
-    size_t q = hp / 2, width = two ? q : hp;
-    int ways = two ? 4 : 2;
-    for (size_t b = 0; b < rows; b += 2 * hp) {
-        for (size_t j = 0; j < width; j++) {
-            size_t r[4] = {b + j, b + j + hp, b + j + q, b + j + hp + q};
-            gl_shift wa = codes[hp + j], wb = codes[hp + j + q], wc = codes[two ? q + j : 1];
-            int scaled = d != NULL, first = r[0] == 0;   /* row 0: D = 1 */
-            for (size_t c = 0; c < count; c++) {
-                uint64_t *x = a + c * stride;
-                for (size_t i = 0; i < L; i += VEC_U64_LANES) {
-                    vec_t v[4];
-                    for (int k = 0; k < ways; k++)
-                        v[k] = vec_load(x + r[k] * L + i);
-                    if (!forward && scaled)
-                        for (int k = 0; k < ways; k++)
-                            if (k || !first)
-                                v[k] = vec_u64_goldilocks(v[k], vec_load(d + r[k] * L + i), m);
-                    if (!two) {
-                        gl_butterfly(forward, &v[0], &v[1], wa, m);
-                    } else if (forward) {
-                        gl_butterfly(1, &v[0], &v[1], wa, m);
-                        gl_butterfly(1, &v[2], &v[3], wb, m);
-                        gl_butterfly(1, &v[0], &v[2], wc, m);
-                        gl_butterfly(1, &v[1], &v[3], wc, m);
-                    } else {
-                        gl_butterfly(0, &v[0], &v[2], wc, m);
-                        gl_butterfly(0, &v[1], &v[3], wc, m);
-                        gl_butterfly(0, &v[0], &v[1], wa, m);
-                        gl_butterfly(0, &v[2], &v[3], wb, m);
-                    }
-                    if (forward && scaled)
-                        for (int k = 0; k < ways; k++)
-                            if (k || !first)
-                                v[k] = vec_u64_goldilocks(v[k], vec_load(d + r[k] * L + i), m);
-                    for (int k = 0; k < ways; k++)
-                        vec_store(x + r[k] * L + i, v[k]);
-                }
+/* The butterflies of one pair of rows, x0[c stride + i] and x1[c stride + i] (c <
+ * count, i < L), the twiddle's case, sign and shifts constant.  scaled: the D factors
+ * of the rows, d1 (scaled >= 1) and d0 (scaled = 2; row 0 of a block has none), after
+ * the butterfly (DIF) or before it (DIT). */
+NTT_INLINE void gl_row_pair(int forward, int kind, int negative, int scaled, uint64_t *x0,
+                            uint64_t *x1, const uint64_t *d0, const uint64_t *d1,
+                            size_t count, size_t stride, size_t L, vec_t sl, vec_t sr,
+                            const vec_u64_mod *m) {
+    for (size_t c = 0; c < count; c++) {
+        uint64_t *y0 = x0 + c * stride, *y1 = x1 + c * stride;
+        for (size_t i = 0; i < L; i += VEC_U64_LANES) {
+            vec_t u = vec_load(y0 + i), v = vec_load(y1 + i);
+            if (!forward && scaled) {
+                if (scaled == 2)
+                    u = vec_u64_goldilocks(u, vec_load(d0 + i), m);
+                v = vec_u64_goldilocks(v, vec_load(d1 + i), m);
             }
+            gl_butterfly_kind(forward, kind, negative, &u, &v, sl, sr, m);
+            if (forward && scaled) {
+                if (scaled == 2)
+                    u = vec_u64_goldilocks(u, vec_load(d0 + i), m);
+                v = vec_u64_goldilocks(v, vec_load(d1 + i), m);
+            }
+            vec_store(y0 + i, u);
+            vec_store(y1 + i, v);
+        }
+    }
+}
+
+/* The column stage hp of `count` blocks of `rows` rows of L values (block c at a + c
+ * stride): rows r and r + hp for every r with r & hp = 0, the twiddle codes[hp + j]
+ * (j = r mod hp), a loop of its own for each case and sign so that the butterflies
+ * branch on nothing.  d != NULL (hp = 1, its twiddle 1): the rows times D as well
+ * (row r times d[r L ..], row 0 of a block all ones). */
+NTT_INLINE void gl_column_stage(int forward, uint64_t *a, size_t count, size_t stride,
+                                size_t rows, size_t L, size_t hp, const uint64_t *d,
+                                const gl_shift *codes, const vec_u64_mod *m) {
+    for (size_t b = 0; b < rows; b += 2 * hp) {
+        for (size_t j = 0; j < hp; j++) {
+            size_t r = b + j;
+            uint64_t *x0 = a + r * L, *x1 = a + (r + hp) * L;
+            if (d != NULL) {
+                if (r == 0)
+                    gl_row_pair(forward, GL_ONE, 0, 1, x0, x1, NULL, d + L, count, stride, L,
+                                m->p, m->p, m);
+                else
+                    gl_row_pair(forward, GL_ONE, 0, 2, x0, x1, d + r * L, d + (r + 1) * L,
+                                count, stride, L, m->p, m->p, m);
+                continue;
+            }
+            gl_shift w = codes[hp + j];
+            vec_t sl, sr;
+            gl_counts(w, &sl, &sr);
+#define GL_ROWS(kind, negative) \
+    gl_row_pair(forward, kind, negative, 0, x0, x1, NULL, NULL, count, stride, L, sl, sr, m)
+            GL_BY_KIND(w, GL_ROWS)
+#undef GL_ROWS
         }
     }
 }
@@ -160,47 +197,44 @@ NTT_INLINE void gl_group(int forward, uint64_t *a, size_t count, size_t B,
                          const uint64_t *groups, const gl_shift *codes, const vec_u64_mod *m) {
     size_t L = gl_group_row(B), rows = B / L, hp;
     const uint64_t *d = groups + B;
-    int s = 0;
-    while (((size_t)1 << s) < rows)
-        s++;
-    if (forward) {
-        hp = rows / 2;
-        if (s % 2) {   /* one radix-2 stage first, then pairs */
-            gl_column_pass(1, a, count, B, rows, L, hp, 0, hp == 1 ? d : NULL, codes, m);
-            hp /= 2;
-        }
-        for (; hp >= 2; hp /= 4)
-            gl_column_pass(1, a, count, B, rows, L, hp, 1, hp == 2 ? d : NULL, codes, m);
-    } else {
-        for (hp = 2; 2 * hp <= rows; hp *= 4)
-            gl_column_pass(0, a, count, B, rows, L, hp, 1, hp == 2 ? d : NULL, codes, m);
-        if (s % 2)     /* the top stage alone */
-            gl_column_pass(0, a, count, B, rows, L, rows / 2, 0, rows == 2 ? d : NULL, codes,
-                           m);
-    }
+    if (forward)
+        for (hp = rows / 2; hp >= 1; hp /= 2)
+            gl_column_stage(1, a, count, B, rows, L, hp, hp == 1 ? d : NULL, codes, m);
+    else
+        for (hp = 1; hp < rows; hp *= 2)
+            gl_column_stage(0, a, count, B, rows, L, hp, hp == 1 ? d : NULL, codes, m);
+}
+
+/* One butterfly of gl_eight_stages, its twiddle 2^e (e < 192) a constant. */
+NTT_INLINE void gl_butterfly_by(int forward, vec_t *u, vec_t *v, unsigned e,
+                                const vec_u64_mod *m) {
+    gl_shift w = gl_shift_of(e);
+    vec_t sl, sr;
+    gl_counts(w, &sl, &sr);
+    gl_butterfly_kind(forward, gl_kind(w), w.negative, u, v, sl, sr, m);
 }
 
 /* The three stages h = 4, 2, 1 of 8-value blocks with the blocks transposed into
  * the vectors (x[j] = value j of VEC_U64_LANES blocks): every butterfly pairs two
- * vectors with one twiddle, an 8th root of unity (codes[1 .. 7]), a shift. */
-NTT_INLINE void gl_eight_stages(int forward, vec_t x[8], const gl_shift *codes,
-                                const vec_u64_mod *m) {
+ * vectors with one twiddle, an 8th root of unity r_8^j, r_8 = 2^e8 (e8 = 24, 72, 120
+ * or 168, a constant: r_4 = r_8^2, r_2 = -1), a shift. */
+NTT_INLINE void gl_eight_stages(int forward, vec_t x[8], unsigned e8, const vec_u64_mod *m) {
     if (forward) {
-        for (int j = 0; j < 4; j++)
-            gl_butterfly(1, &x[j], &x[j + 4], codes[4 + j], m);
+        for (unsigned j = 0; j < 4; j++)
+            gl_butterfly_by(1, &x[j], &x[j + 4], e8 * j % 192, m);
         for (int j = 0; j < 8; j += 4)
-            for (int i = 0; i < 2; i++)
-                gl_butterfly(1, &x[j + i], &x[j + i + 2], codes[2 + i], m);
+            for (unsigned i = 0; i < 2; i++)
+                gl_butterfly_by(1, &x[j + i], &x[j + i + 2], 2 * e8 * i % 192, m);
         for (int j = 0; j < 8; j += 2)
-            gl_butterfly(1, &x[j], &x[j + 1], codes[1], m);
+            gl_butterfly_by(1, &x[j], &x[j + 1], 0, m);
     } else {
         for (int j = 0; j < 8; j += 2)
-            gl_butterfly(0, &x[j], &x[j + 1], codes[1], m);
+            gl_butterfly_by(0, &x[j], &x[j + 1], 0, m);
         for (int j = 0; j < 8; j += 4)
-            for (int i = 0; i < 2; i++)
-                gl_butterfly(0, &x[j + i], &x[j + i + 2], codes[2 + i], m);
-        for (int j = 0; j < 4; j++)
-            gl_butterfly(0, &x[j], &x[j + 4], codes[4 + j], m);
+            for (unsigned i = 0; i < 2; i++)
+                gl_butterfly_by(0, &x[j + i], &x[j + i + 2], 2 * e8 * i % 192, m);
+        for (unsigned j = 0; j < 4; j++)
+            gl_butterfly_by(0, &x[j], &x[j + 4], e8 * j % 192, m);
     }
 }
 
@@ -276,8 +310,19 @@ NTT_INLINE void gl_store_blocks(uint64_t *a, vec_t x[8]) {
 #endif
 
 /* The bit-reversed end of a block (stages h = 4, 2, 1 of a[0:B]): 8 VEC_U64_LANES
- * values at a time through gl_eight_stages; a B below that (16 or 32 on AVX-512) by
- * the ISA's small stages with the generic twiddles tw[1 .. 7]. */
+ * values at a time through gl_eight_stages, one copy for each 8th root r_8 = codes[5];
+ * a B below that (16 or 32 on AVX-512) by the ISA's small stages with the generic
+ * twiddles tw[1 .. 7]. */
+NTT_INLINE void gl_low_run(int forward, uint64_t *a, size_t B, unsigned e8,
+                           const vec_u64_mod *m) {
+    for (size_t i = 0; i < B; i += 8 * VEC_U64_LANES) {
+        vec_t x[8];
+        gl_load_blocks(a + i, x);
+        gl_eight_stages(forward, x, e8, m);
+        gl_store_blocks(a + i, x);
+    }
+}
+
 NTT_INLINE void gl_low_stages(int forward, uint64_t *a, size_t B, const uint64_t *tw,
                               const gl_shift *codes, const ntt64_params *prm,
                               const vec_u64_mod *m) {
@@ -285,11 +330,11 @@ NTT_INLINE void gl_low_stages(int forward, uint64_t *a, size_t B, const uint64_t
         VEC_ISA(u64_small_stages)(forward, a, B, tw, tw, prm, NTT_GOLDILOCKS);
         return;
     }
-    for (size_t i = 0; i < B; i += 8 * VEC_U64_LANES) {
-        vec_t x[8];
-        gl_load_blocks(a + i, x);
-        gl_eight_stages(forward, x, codes, m);
-        gl_store_blocks(a + i, x);
+    switch (codes[5].k + 96 * (unsigned)codes[5].negative) {
+    case 24: gl_low_run(forward, a, B, 24, m); break;
+    case 72: gl_low_run(forward, a, B, 72, m); break;
+    case 120: gl_low_run(forward, a, B, 120, m); break;
+    default: gl_low_run(forward, a, B, 168, m); break;
     }
 }
 
