@@ -128,7 +128,9 @@ NTT_INLINE vec_t vec_u64_gl_wide(vec_t a, vec_t w, vec_t *lo) {
  *   r = t + u; a carry dropped 2^64 = E, so r += E (r <= 2^64 - 2^33 then: no new
  *     carry);
  * r < 2^64 < 2p is congruent to the input: one conditional subtraction of p (r - p =
- * r + E mod 2^64).  AVX-512 takes the borrow, the carry and r >= p as mask registers;
+ * r + E mod 2^64).  The carry and r >= p never hold together (after a carry r <= 2^64
+ * - 2^33 < p), and both add E: AVX2 tests them together (t + u >= p as a 65-bit sum)
+ * and adds E once.  AVX-512 takes the borrow, the carry and r >= p as mask registers;
  * AVX2, whose only 64-bit compare is signed, keeps t and r with the top bit flipped
  * (x ^ 2^63: adding to or subtracting from x flips the same bit of the result, and a
  * signed compare of two flipped values is the unsigned compare of the values), the
@@ -144,9 +146,9 @@ NTT_INLINE vec_t vec_u64_goldilocks_reduce(vec_t hi, vec_t lo, const vec_u64_mod
     vec_t t_s = vec_sub_u64(lo_s, hh);                                   /* (lo - hh)^top */
     t_s = vec_sub_u64(t_s, vec_shr32_u64(_mm256_cmpgt_epi64(t_s, lo_s))); /* borrow: - E */
     vec_t r_s = vec_add_u64(t_s, u);
-    r_s = vec_add_u64(r_s, vec_shr32_u64(_mm256_cmpgt_epi64(t_s, r_s)));  /* carry: + E */
-    r_s = vec_add_u64(r_s, vec_shr32_u64(_mm256_cmpgt_epi64(r_s, last_s))); /* r >= p */
-    return _mm256_xor_si256(r_s, top);
+    vec_t wrap = _mm256_or_si256(_mm256_cmpgt_epi64(t_s, r_s),           /* carry */
+                                 _mm256_cmpgt_epi64(r_s, last_s));        /* r >= p */
+    return _mm256_xor_si256(vec_add_u64(r_s, vec_shr32_u64(wrap)), top);  /* + E */
 #else
     vec_t t = vec_add_if_below_u64(vec_sub_u64(lo, hh), lo, hh, m->p);  /* - E = + p */
     vec_t r = vec_add_u64(t, u);
@@ -156,7 +158,8 @@ NTT_INLINE vec_t vec_u64_goldilocks_reduce(vec_t hi, vec_t lo, const vec_u64_mod
 }
 
 /* (hi 2^64 + lo) mod p in [0, p) for hi < 2^32 (hh = 0 above): r = lo + hi E, a carry
- * corrected by + E (r <= 2^64 - 2^33 then), one conditional subtraction of p. */
+ * corrected by + E (r <= 2^64 - 2^33 then), one conditional subtraction of p (on AVX2
+ * the two tested together, as above). */
 NTT_INLINE vec_t vec_u64_goldilocks_reduce96(vec_t hi, vec_t lo, const vec_u64_mod *m) {
     const vec_t eps = vec_set1_u64(0xffffffffu);
     vec_t u = vec_mul_even_u32(hi, eps);
@@ -166,9 +169,9 @@ NTT_INLINE vec_t vec_u64_goldilocks_reduce96(vec_t hi, vec_t lo, const vec_u64_m
     const vec_t last_s = vec_set1_u64((NTT_GOLDILOCKS_P - 1) ^ (UINT64_C(1) << 63));
     vec_t lo_s = _mm256_xor_si256(lo, top);
     vec_t r_s = vec_add_u64(lo_s, u);
-    r_s = vec_add_u64(r_s, vec_shr32_u64(_mm256_cmpgt_epi64(lo_s, r_s)));  /* carry: + E */
-    r_s = vec_add_u64(r_s, vec_shr32_u64(_mm256_cmpgt_epi64(r_s, last_s))); /* r >= p */
-    return _mm256_xor_si256(r_s, top);
+    vec_t wrap = _mm256_or_si256(_mm256_cmpgt_epi64(lo_s, r_s),          /* carry */
+                                 _mm256_cmpgt_epi64(r_s, last_s));        /* r >= p */
+    return _mm256_xor_si256(vec_add_u64(r_s, vec_shr32_u64(wrap)), top);  /* + E */
 #else
     vec_t r = vec_add_u64(lo, u);
     r = vec_add_if_below_u64(r, r, u, eps);
