@@ -130,6 +130,15 @@ NTT_INLINE void gl_column_codes(gl_shift *codes, unsigned e_m, size_t m_roots) {
             codes[h + j] = gl_shift_of((unsigned)((e_m * (m_roots / (2 * h)) * j) % 192));
 }
 
+/* The D factors of a row pair at offset i: v times d1, and u times d0 where scaled = 2
+ * (row 0 of a block has none). */
+NTT_INLINE void gl_scale_pair(int scaled, vec_t *u, vec_t *v, const uint64_t *d0,
+                              const uint64_t *d1, size_t i, const vec_u64_mod *m) {
+    if (scaled == 2)
+        *u = vec_u64_goldilocks(*u, vec_load(d0 + i), m);
+    *v = vec_u64_goldilocks(*v, vec_load(d1 + i), m);
+}
+
 /* The butterflies of one pair of rows, x0[c stride + i] and x1[c stride + i] (c <
  * count, i < L), the twiddle's case, sign and shifts constant.  scaled: the D factors
  * of the rows, d1 (scaled >= 1) and d0 (scaled = 2; row 0 of a block has none), after
@@ -142,17 +151,11 @@ NTT_INLINE void gl_row_pair(int forward, int kind, int negative, int scaled, uin
         uint64_t *y0 = x0 + c * stride, *y1 = x1 + c * stride;
         for (size_t i = 0; i < L; i += VEC_U64_LANES) {
             vec_t u = vec_load(y0 + i), v = vec_load(y1 + i);
-            if (!forward && scaled) {
-                if (scaled == 2)
-                    u = vec_u64_goldilocks(u, vec_load(d0 + i), m);
-                v = vec_u64_goldilocks(v, vec_load(d1 + i), m);
-            }
+            if (!forward && scaled)
+                gl_scale_pair(scaled, &u, &v, d0, d1, i, m);
             gl_butterfly_kind(forward, kind, negative, &u, &v, sl, sr, m);
-            if (forward && scaled) {
-                if (scaled == 2)
-                    u = vec_u64_goldilocks(u, vec_load(d0 + i), m);
-                v = vec_u64_goldilocks(v, vec_load(d1 + i), m);
-            }
+            if (forward && scaled)
+                gl_scale_pair(scaled, &u, &v, d0, d1, i, m);
             vec_store(y0 + i, u);
             vec_store(y1 + i, v);
         }

@@ -119,6 +119,25 @@ NTT_INLINE vec_t vec_u64_gl_wide(vec_t a, vec_t w, vec_t *lo) {
     return vec_add_u64(vec_add_u64(hh, vec_shr32_u64(t0)), vec_shr32_u64(t1));
 }
 
+/* (t + u) mod p in [0, p) for t < 2^64, u <= (2^32 - 1)^2, the last step of
+ * vec_u64_goldilocks_reduce below (whose comment gives the bounds and the AVX2 form). */
+NTT_INLINE vec_t vec_u64_goldilocks_add_small(vec_t t, vec_t u, const vec_u64_mod *m) {
+#if defined(NTT_CY_AVX2)
+    (void)m;
+    const vec_t top = vec_set1_u64(UINT64_C(1) << 63);
+    const vec_t last_s = vec_set1_u64((NTT_GOLDILOCKS_P - 1) ^ (UINT64_C(1) << 63));
+    vec_t t_s = _mm256_xor_si256(t, top);
+    vec_t r_s = vec_add_u64(t_s, u);
+    vec_t wrap = _mm256_or_si256(_mm256_cmpgt_epi64(t_s, r_s),           /* carry */
+                                 _mm256_cmpgt_epi64(r_s, last_s));        /* r >= p */
+    return _mm256_xor_si256(vec_add_u64(r_s, vec_shr32_u64(wrap)), top);  /* + E */
+#else
+    vec_t r = vec_add_u64(t, u);
+    r = vec_add_if_below_u64(r, r, u, vec_set1_u64(0xffffffffu));
+    return vec_sub_unless_below_u64(r, r, m->p, m->p);
+#endif
+}
+
 /* (hi 2^64 + lo) mod p in [0, p) for any hi, lo < 2^64, as goldilocks_reduce128 lane
  * for lane.  With hi = hh 2^32 + hl (hh, hl < 2^32), 2^96 = -1 gives
  * hi 2^64 + lo = lo - hh + hl E:
@@ -136,47 +155,22 @@ NTT_INLINE vec_t vec_u64_gl_wide(vec_t a, vec_t w, vec_t *lo) {
  * signed compare of two flipped values is the unsigned compare of the values), the
  * correction E being a compare's all-ones mask shifted right by 32. */
 NTT_INLINE vec_t vec_u64_goldilocks_reduce(vec_t hi, vec_t lo, const vec_u64_mod *m) {
-    const vec_t eps = vec_set1_u64(0xffffffffu);
-    vec_t hh = vec_shr32_u64(hi), u = vec_mul_even_u32(hi, eps);
+    vec_t hh = vec_shr32_u64(hi), u = vec_mul_even_u32(hi, vec_set1_u64(0xffffffffu));
 #if defined(NTT_CY_AVX2)
-    (void)m;
     const vec_t top = vec_set1_u64(UINT64_C(1) << 63);
-    const vec_t last_s = vec_set1_u64((NTT_GOLDILOCKS_P - 1) ^ (UINT64_C(1) << 63));
     vec_t lo_s = _mm256_xor_si256(lo, top);
     vec_t t_s = vec_sub_u64(lo_s, hh);                                   /* (lo - hh)^top */
     t_s = vec_sub_u64(t_s, vec_shr32_u64(_mm256_cmpgt_epi64(t_s, lo_s))); /* borrow: - E */
-    vec_t r_s = vec_add_u64(t_s, u);
-    vec_t wrap = _mm256_or_si256(_mm256_cmpgt_epi64(t_s, r_s),           /* carry */
-                                 _mm256_cmpgt_epi64(r_s, last_s));        /* r >= p */
-    return _mm256_xor_si256(vec_add_u64(r_s, vec_shr32_u64(wrap)), top);  /* + E */
+    vec_t t = _mm256_xor_si256(t_s, top);
 #else
     vec_t t = vec_add_if_below_u64(vec_sub_u64(lo, hh), lo, hh, m->p);  /* - E = + p */
-    vec_t r = vec_add_u64(t, u);
-    r = vec_add_if_below_u64(r, r, u, eps);
-    return vec_sub_unless_below_u64(r, r, m->p, m->p);
 #endif
+    return vec_u64_goldilocks_add_small(t, u, m);
 }
 
-/* (hi 2^64 + lo) mod p in [0, p) for hi < 2^32 (hh = 0 above): r = lo + hi E, a carry
- * corrected by + E (r <= 2^64 - 2^33 then), one conditional subtraction of p (on AVX2
- * the two tested together, as above). */
+/* (hi 2^64 + lo) mod p in [0, p) for hi < 2^32 (hh = 0 above): lo + hi E. */
 NTT_INLINE vec_t vec_u64_goldilocks_reduce96(vec_t hi, vec_t lo, const vec_u64_mod *m) {
-    const vec_t eps = vec_set1_u64(0xffffffffu);
-    vec_t u = vec_mul_even_u32(hi, eps);
-#if defined(NTT_CY_AVX2)
-    (void)m;
-    const vec_t top = vec_set1_u64(UINT64_C(1) << 63);
-    const vec_t last_s = vec_set1_u64((NTT_GOLDILOCKS_P - 1) ^ (UINT64_C(1) << 63));
-    vec_t lo_s = _mm256_xor_si256(lo, top);
-    vec_t r_s = vec_add_u64(lo_s, u);
-    vec_t wrap = _mm256_or_si256(_mm256_cmpgt_epi64(lo_s, r_s),          /* carry */
-                                 _mm256_cmpgt_epi64(r_s, last_s));        /* r >= p */
-    return _mm256_xor_si256(vec_add_u64(r_s, vec_shr32_u64(wrap)), top);  /* + E */
-#else
-    vec_t r = vec_add_u64(lo, u);
-    r = vec_add_if_below_u64(r, r, u, eps);
-    return vec_sub_unless_below_u64(r, r, m->p, m->p);
-#endif
+    return vec_u64_goldilocks_add_small(lo, vec_mul_even_u32(hi, vec_set1_u64(0xffffffffu)), m);
 }
 
 /* a w mod p in [0, p) for a, w < 2^64, p = 2^64 - 2^32 + 1. */
