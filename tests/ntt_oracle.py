@@ -1,5 +1,7 @@
 """Independent oracles on Python ints (no ntt_cy kernel code): the O(n^2) DFT, an
 O(n log n) object-array NTT of a different structure, and schoolbook products."""
+import functools
+
 import numpy as np
 
 from ntt_cy.primes import root_of_unity, ntt_primes
@@ -27,21 +29,23 @@ LARGEST_PRIMES = [2281701377, 2**64 - 2**32 + 1, PRIME_BELOW_2_62, PRIME_BELOW_2
 def dft(a, p, kind="cyclic"):
     """A[k] = sum a[i] w^(ik) (cyclic) or sum a[i] psi^(i(2k+1)) (negacyclic), mod p."""
     n = len(a)
-    if kind == "cyclic":
-        order, step = n, lambda i, k: (i * k) % n
-    else:
-        order, step = 2 * n, lambda i, k: (i * (2 * k + 1)) % (2 * n)
+    order = n if kind == "cyclic" else 2 * n
     r = root_of_unity(order, p)
     powers = [1] * order
     for i in range(1, order):
         powers[i] = powers[i - 1] * r % p
     a = [int(x) for x in a]
+    # idx[k, i]: the exponent of a[i]'s power in A[k], reduced mod the root's order
+    i, k = np.arange(n, dtype=np.int64), np.arange(n, dtype=np.int64)[:, None]
+    idx = i * k % n if kind == "cyclic" else i * (2 * k + 1) % (2 * n)
     if p < 2**32 and n > 1:  # exact in uint64: each product reduced below 2^32, n sums < 2^43
-        idx = np.array([[step(i, k) for i in range(n)] for k in range(n)], dtype=np.int64)
         table = np.array(powers, dtype=np.uint64)[idx]
         prod = (table * np.array(a, dtype=np.uint64)) % np.uint64(p)
         return [int(x) for x in prod.sum(axis=1) % np.uint64(p)]
-    return [sum(a[i] * powers[step(i, k)] for i in range(n)) % p for k in range(n)]
+    table = np.array(powers, dtype=object)[idx]   # (Python ints: exact)
+    values = np.empty(n, dtype=object)
+    values[:] = a
+    return [int(x) % p for x in (table * values).sum(axis=1)]
 
 
 def cyclic_convolution(a, b, p):
@@ -55,9 +59,16 @@ def _roots(n: int, p: int, kind: str) -> tuple:
     return root_of_unity(n, p), 1
 
 
+@functools.lru_cache(maxsize=8)
 def bit_reverse_permutation(n: int) -> np.ndarray:
-    bits = n.bit_length() - 1
-    return np.array([int(f"{j:0{bits}b}"[::-1], 2) if bits else 0 for j in range(n)], dtype=np.int64)
+    """rev[j] = j with its log2(n) bits reversed (n a power of two), read-only: built by
+    doubling, rev over 2m values = (2 rev over m, 2 rev over m + 1) (the top bit of j
+    becomes the lowest)."""
+    rev = np.zeros(1, dtype=np.int64)
+    while len(rev) < n:
+        rev = np.concatenate([2 * rev, 2 * rev + 1])
+    rev.setflags(write=False)
+    return rev
 
 
 def ntt_fast(a: np.ndarray, p: int, kind: str = "cyclic") -> np.ndarray:

@@ -11,6 +11,8 @@ uint32 lanes run three stages per sweep in registers (2^19: one sweep, 2^20: two
 build and uint64 lanes radix-4 and radix-2 runs: their outputs agree bit for bit, the
 lazy family's unfolded ones mod p.
 """
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -42,16 +44,30 @@ def direct_sum(a, p, n, k):
     return acc
 
 
-def transforms(kernels, plan, a, family):
+def transforms(kernels, plan, a, family, every_way=True):
     """Every way the kernels transform one row, each checked against the first: bit-
     reversed output on 1 and 2 threads, out of place and in place, natural order; the
-    inverse of each back to a.  Returns the bit-reversed output."""
+    inverse of each back to a (every_way=False: the bit-reversed output in place on 2
+    threads, the natural order out of place on 2 threads, one thread in place, and the
+    inverses once each).  Returns the bit-reversed output."""
     tables = tables_for(kernels, plan, family)
     n = plan.n
     rev = bit_reverse_permutation(n)
     ref = np.empty_like(a)
     assert kernels.forward(a, ref, tables, 1, False) == int(a.max())
     assert int(ref.max()) < plan.p
+    if not every_way:
+        out = a.copy()
+        kernels.forward(out, out, tables, 2, False)
+        assert np.array_equal(out, ref), "bit-reversed in place"
+        kernels.inverse(out, out, tables, 1, False)
+        assert np.array_equal(out, a), "inverse in place"
+        natural = np.empty_like(a)
+        kernels.forward(a, natural, tables, 2, True)
+        assert np.array_equal(natural[:, rev], ref), "natural"
+        kernels.inverse(natural, natural, tables, 2, True)
+        assert np.array_equal(natural, a), "natural inverse in place"
+        return ref
     for threads in (1, 2):
         out = np.empty_like(a)
         kernels.forward(a, out, tables, threads, False)
@@ -67,29 +83,33 @@ def transforms(kernels, plan, a, family):
     return ref
 
 
-def unreduced(kernels, plan, a, family):
+def unreduced(kernels, plan, a, family, threads=(1, 2)):
     """The forward transform's bit-reversed output left unfolded (the lazy family's
-    [0, 2p)) and the unscaled inverse of it, out of place, then in place on 2 threads
-    (which must agree)."""
+    [0, 2p)) and the unscaled inverse of it, out of place on the first thread count,
+    then in place on the others (which must agree)."""
     tables = tables_for(kernels, plan, family)
     fwd, back = np.empty_like(a), np.empty_like(a)
-    kernels.forward(a, fwd, tables, 1, False, False)
-    kernels.inverse(fwd, back, tables, 1, False, False)
-    again = a.copy()
-    kernels.forward(again, again, tables, 2, False, False)
-    assert np.array_equal(again, fwd), family
-    kernels.inverse(again, again, tables, 2, False, False)
-    assert np.array_equal(again, back), family
+    kernels.forward(a, fwd, tables, threads[0], False, False)
+    kernels.inverse(fwd, back, tables, threads[0], False, False)
+    for t in threads[1:]:
+        again = a.copy()
+        kernels.forward(again, again, tables, t, False, False)
+        assert np.array_equal(again, fwd), (family, t)
+        kernels.inverse(again, again, tables, t, False, False)
+        assert np.array_equal(again, back), (family, t)
     return fwd, back
 
 
-def same_as_portable(kernels, plan, a, family):
+def same_as_portable(kernels, plan, a, family, want=None):
     """The unfolded forward and unscaled inverse outputs agree with the portable build's
-    mod p, each below 2p (the lazy family's DIF range; the builds may leave a value and
-    that value + p in different places: the in-register stages fold where the scalar
-    code multiplies by 1)."""
+    (`want`: its unreduced() pair, computed here if not given) mod p, each below 2p (the
+    lazy family's DIF range; the builds may leave a value and that value + p in
+    different places: the in-register stages fold where the scalar code multiplies by
+    1)."""
     p = plan.p
-    got, want = (unreduced(k, plan, a, family) for k in (kernels, load("portable")))
+    got = unreduced(kernels, plan, a, family)
+    if want is None:
+        want = unreduced(load("portable"), plan, a, family, threads=(1,))
     for g, w in zip(got, want):
         assert int(g.max()) < 2 * p, (plan.n, family)
         assert np.array_equal(g % lanes_p(g, p), w % lanes_p(w, p)), (plan.n, family)
@@ -100,24 +120,45 @@ def lanes_p(x, p):
     return x.dtype.type(p)
 
 
+_portable_outputs = {}
+
+
+def portable_outputs(plan, a, family):
+    """The portable build's folded bit-reversed forward output and unreduced() pair for
+    a row, kept for the row last asked about (the builds' cases of one row run in a
+    row)."""
+    key = (plan.n, plan.p, a.dtype.str, family, hashlib.blake2b(a.data).hexdigest())
+    if key not in _portable_outputs:
+        if len(_portable_outputs) > 8:
+            _portable_outputs.clear()
+        portable = load("portable")
+        tables = tables_for(portable, plan, family)
+        folded = np.empty_like(a)
+        portable.forward(a, folded, tables, 1, False)
+        _portable_outputs[key] = folded, unreduced(portable, plan, a, family, threads=(1,))
+    return _portable_outputs[key]
+
+
 @pytest.mark.parametrize("isa", checkable_isas())
+@pytest.mark.parametrize("log2n", [18, 19, 20, 21], ids=lambda k: f"2_{k}")
 @pytest.mark.parametrize("p,lanes", CASES)
-def test_column_pass_sizes_every_build(isa, p, lanes):
+def test_column_pass_sizes_every_build(isa, p, lanes, log2n):
     # every build against the portable one (whose outputs are checked against direct
-    # sums in test_column_pass_against_direct_sums), every family
-    kernels, portable = load(isa), load("portable")
-    for log2n in (18, 19, 20, 21):
-        n = 1 << log2n
-        plan = get_plan(n, p, dtype=lanes)
-        a = np.random.default_rng(log2n).integers(0, p, (1, n), dtype=np.uint64).astype(lanes)
-        a[0, :64] = p - 1
-        for family in valid_families(p, lanes):
-            got = transforms(kernels, plan, a, family)
-            if isa != "portable":
-                want = np.empty_like(a)
-                portable.forward(a, want, tables_for(portable, plan, family), 1, False)
-                assert np.array_equal(got, want), (log2n, family)
-                same_as_portable(kernels, plan, a, family)
+    # sums in test_column_pass_against_direct_sums), every family; every way of calling
+    # at the first column-pass size (2^19), the main ones at the others
+    kernels = load(isa)
+    n = 1 << log2n
+    plan = get_plan(n, p, dtype=lanes)
+    a = np.random.default_rng(log2n).integers(0, p, (1, n), dtype=np.uint64).astype(lanes)
+    a[0, :64] = p - 1
+    for family in valid_families(p, lanes):
+        got = transforms(kernels, plan, a, family, every_way=log2n == 19)
+        if isa != "portable":
+            folded, pair = portable_outputs(plan, a, family)
+            assert np.array_equal(got, folded), (log2n, family)
+            same_as_portable(kernels, plan, a, family, pair)
+        else:
+            unreduced(kernels, plan, a, family)   # (one and two threads agree)
 
 
 @pytest.mark.parametrize("isa", [isa for isa in checkable_isas() if isa != "portable"])

@@ -1,5 +1,6 @@
 """The fused CRT reconstruction kernel (ntt_cy/_kernels/crt/garner_rows.pxi) in every build this CPU
 runs, against Python-int CRT: ranges at their bounds, block edges, offsets."""
+import functools
 import math
 
 import numpy as np
@@ -14,12 +15,16 @@ POOL = crt.prime_pool(np.uint32, 20)
 
 def python_crt(residues, primes, offset, m):
     """(x - offset) mod m with x = CRT of (r_j + offset) mod p_j over the primes."""
-    P = math.prod(primes)
-    x = 0
-    for r, p in zip(residues, primes):
-        Q = P // p
-        x += (int(r) + offset) % p * Q * pow(Q, -1, p)
+    P, coefficients = crt_coefficients(tuple(primes))
+    x = sum((int(r) + offset) % p * c for r, p, c in zip(residues, primes, coefficients))
     return (x % P - offset) % m
+
+
+@functools.lru_cache(maxsize=None)
+def crt_coefficients(primes):
+    """P = prod p_j and c_j = (P / p_j) ((P / p_j)^-1 mod p_j): x = sum x_j c_j mod P."""
+    P = math.prod(primes)
+    return P, [P // p * pow(P // p, -1, p) for p in primes]
 
 
 def run(isa, products, basis, m, offset, out_dtype):
