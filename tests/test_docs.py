@@ -17,7 +17,7 @@ DOCUMENTS = [README] + sorted((ROOT / "docs").glob("*.md"))
 
 QUICK_START = [
     "python -m pip install . && ntt-cy demo",
-    'python -m pip install -e ".[test]" && python -m pytest -q',
+    'python -m pip install -e ".[test]" && python -m pytest -q -n auto',
 ]
 README_MAX_LINES = 200
 
