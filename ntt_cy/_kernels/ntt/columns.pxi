@@ -14,8 +14,10 @@
 #
 # Every sweep over a block after the first comes from the last-level cache, so a block
 # takes its stages in as few sweeps as the registers allow (sweep_stages): groups of 8
-# rows through three stages in the vector builds' uint32 lanes (ntt32_run_stages),
-# radix-4 (and one radix-2) runs elsewhere, the same butterflies either way.  The
+# rows through three stages in the vector builds' uint32 lanes (ntt32_run_stages; 16
+# rows through four on AVX-512 past 2^22 values) and AVX-512's uint64 lanes
+# (ntt64_run_stages), radix-4 (and one radix-2) runs elsewhere, the same butterflies
+# either way.  The
 # twiddles of a block's first sweep are used once each and come from memory: the Shoup
 # families read their quotients alone (from_q, see ntt32_run4), half the bytes.
 #
@@ -27,10 +29,11 @@
 
 cdef enum:
     # Bytes of data per column block (all rows x B columns): a few MiB, well within a
-    # last-level cache, with row segments of tens of KiB (2 and 8 MiB blocks are about
-    # as fast; `python asv_bench/scripts/ns_per_butterfly.py --sizes` shows the cost
-    # per butterfly across sizes).
-    COLUMN_BLOCK_BYTES = 1 << 22
+    # last-level cache, with row segments of KiB to tens of KiB (1, 4 and 8 MiB blocks
+    # ran 2-5% slower than 2 MiB past the last-level cache; `python
+    # asv_bench/scripts/ns_per_butterfly.py --sizes` shows the cost per butterfly
+    # across sizes).
+    COLUMN_BLOCK_BYTES = 1 << 21
     # Fewest large stages for which the column pass replaces the sweeps: one or two
     # take a single sweep anyway (dif_large_pass / dit_large_pass).
     COLUMN_MIN_STAGES = 3
@@ -77,13 +80,19 @@ cdef inline bint use_columns(Py_ssize_t half, Py_ssize_t c) noexcept nogil:
     return half >= c << (COLUMN_MIN_STAGES - 1)
 
 
-cdef inline int column_stages_most(lane_t* a) noexcept nogil:
-    # Most stages one sweep of a column block takes: as many as the vector builds keep in
-    # registers for uint32 lanes (NTT32_COLUMN_STAGES), else a radix-4 pair.
+cdef inline int column_stages_most(lane_t* a, int left) noexcept nogil:
+    # Most stages one sweep of a column block takes when `left` large stages remain: as
+    # many as the vector builds keep in registers (NTT32_COLUMN_STAGES,
+    # NTT64_COLUMN_STAGES), else a radix-4 pair.  AVX-512's four-stage uint32 sweep (16
+    # vectors) spills a little, so it runs only where it saves a third sweep over the
+    # block (left > 6: n >= 2^23, 32 MiB and more, where every sweep after the first
+    # comes from the last-level cache at best); below that, three at most.
     if lane_t is uint32_t:
+        if NTT32_COLUMN_STAGES > 3 and left <= 6:
+            return 3
         return NTT32_COLUMN_STAGES if NTT32_COLUMN_STAGES > 2 else 2
     else:
-        return 2
+        return NTT64_COLUMN_STAGES
 
 
 cdef inline int sweep_stages(int left, int most) noexcept nogil:
@@ -103,6 +112,7 @@ cdef void column_group(int forward, lane_t* a, const lane_t* src, Py_ssize_t top
     # and radix-2 runs over the group's rows.  src != a (DIF): the input is src, laid out
     # as a, *seen raised to its largest value.
     cdef Py_ssize_t s = top >> (k - 1), v, w
+    cdef ntt64_params prm
     if k <= 2:
         if src != a:
             first_sweep_range(a, src, top, k == 2, s, 1 << k, lo, hi, t, seen, True)
@@ -121,6 +131,12 @@ cdef void column_group(int forward, lane_t* a, const lane_t* src, Py_ssize_t top
     if src != a:
         for v in range(1 << k):
             copy_max(src + v * s + lo, a + v * s + lo, hi - lo, seen)
+    if lane_t is uint64_t:
+        prm = simd64_params(&t.mod, t.family)
+        lo += <Py_ssize_t>ntt64_run_stages(forward, k, a, top, lo, hi, <const uint64_t*>tw.w,
+                                           <const uint64_t*>tw.q, &prm)
+        if lo >= hi:
+            return
     # The top two stages pair a[j + v s + {0, 1, 2, 3} top / 2] (v < 2^(k-2)); the other
     # k - 2 run on the block's four quarters.
     if not forward:
@@ -155,11 +171,12 @@ cdef void dif_column_block(lane_t* a, const lane_t* src, Py_ssize_t n, Py_ssize_
     # DIF stages half, half/2, ..., c on columns j0 <= j < j0 + b of a[0:n], in sweeps of
     # up to column_stages_most (sweep_stages).  src != a: the first sweep reads its
     # input from src, *seen raised to its largest value.
-    cdef int left = 0, k, most = column_stages_most(a)
+    cdef int left = 0, k, most
     cdef Py_ssize_t h = half
     while h >= c:
         left += 1
         h >>= 1
+    most = column_stages_most(a, left)
     while left > 0:
         k = sweep_stages(left, most)
         column_sweep(1, a, src, n, c, j0, b, half, k, t, &t.fwd, seen)
@@ -173,11 +190,12 @@ cdef void dit_column_block(lane_t* a, Py_ssize_t n, Py_ssize_t c, Py_ssize_t j0,
                            const Twiddles* tw) noexcept nogil:
     # DIT stages c, 2c, ..., n/2 on columns j0 <= j < j0 + b of a[0:n] (see
     # dif_column_block), from the smallest.
-    cdef int left = 0, k, most = column_stages_most(a)
+    cdef int left = 0, k, most
     cdef Py_ssize_t h = c
     while h < n:
         left += 1
         h <<= 1
+    most = column_stages_most(a, left)
     h = c
     while left > 0:
         k = sweep_stages(left, most)

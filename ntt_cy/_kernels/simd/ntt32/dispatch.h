@@ -75,7 +75,7 @@ static inline size_t ntt32_run4_src(uint32_t *a, const uint32_t *src, size_t h, 
 #define NTT32_COLUMN_STAGES 1
 #endif
 
-/* k = NTT32_COLUMN_STAGES stages at once on the block a[0:2h], groups j0 <= j < j1 of
+/* k = 3 .. NTT32_COLUMN_STAGES stages at once on the block a[0:2h], groups j0 <= j < j1 of
  * [0, h / 2^(k-1)), twiddles from their quotients alone in the Shoup families (see
  * vec_u32_run_stages); src != NULL (DIF only): the input is src, laid out as a,
  * *max_seen raised to the largest value read.  0 for any other k. */
@@ -89,6 +89,13 @@ static inline size_t ntt32_run_stages(int forward, int k, uint32_t *a, const uin
         return src ? NTT_BY_FAMILY(vec_u32_run_stages, 1, family, 1, 1, 3, a, src, h, j0, j1,
                                    tw, twq, p, pinv, mu, max_seen)
                    : NTT_BY_FAMILY(vec_u32_run_stages, forward, family, 0, 1, 3, a, a, h, j0,
+                                   j1, tw, twq, p, pinv, mu, NULL);
+#endif
+#if NTT32_COLUMN_STAGES >= 4
+    if (k == 4)
+        return src ? NTT_BY_FAMILY(vec_u32_run_stages, 1, family, 1, 1, 4, a, src, h, j0, j1,
+                                   tw, twq, p, pinv, mu, max_seen)
+                   : NTT_BY_FAMILY(vec_u32_run_stages, forward, family, 0, 1, 4, a, a, h, j0,
                                    j1, tw, twq, p, pinv, mu, NULL);
 #endif
     (void)forward; (void)k; (void)a; (void)src; (void)h; (void)j0; (void)j1; (void)tw;

@@ -22,10 +22,15 @@
 #include "simd/families.h"
 #include "simd/vector_ops.h"
 
-/* Stages one column sweep keeps in registers (vec_u32_run_stages): 2^3 vectors of data
- * and their twiddles.  (Four stages, 16 vectors, run slower on AVX-512: gcc spills the
- * 31 row and twiddle pointers of a group.) */
+/* Most stages one column sweep keeps in registers (vec_u32_run_stages): 2^4 vectors of
+ * data and their twiddles on AVX-512 (32 registers), 2^3 on AVX2 (16).  The four-stage
+ * sweep spills some of a group's 31 row and twiddle addresses, so the column pass takes
+ * it only where it saves a sweep over memory (ntt/columns.pxi, column_stages_most). */
+#if defined(NTT_CY_AVX512)
+#define VEC_U32_COLUMN_STAGES 4
+#else
 #define VEC_U32_COLUMN_STAGES 3
+#endif
 
 typedef struct {
     vec_t p, two_p, pinv, p64, mu_lo, mu_hi;   /* p64, mu: BARRETT's 64-bit lanes */

@@ -89,6 +89,29 @@ static inline size_t ntt64_run4(int forward, uint64_t *a, size_t h, size_t j0, s
     NTT64_BY_FAMILY(vec_u64_run4, prm->family, forward, a, h, j0, j1, tw, twq, prm)
 }
 
+/* Most stages ntt64_run_stages takes in one sweep (2 where there is no such sweep: the
+ * column pass then runs radix-4). */
+#if defined(NTT_CY_AVX512)
+#define NTT64_COLUMN_STAGES VEC_U64_COLUMN_STAGES
+#else
+#define NTT64_COLUMN_STAGES 2
+#endif
+
+/* k = 3 .. NTT64_COLUMN_STAGES stages at once on the block a[0:2h], groups j0 <= j < j1 of
+ * [0, h / 2^(k-1)) (vec_u64_run_stages); 0 for any other k. */
+static inline size_t ntt64_run_stages(int forward, int k, uint64_t *a, size_t h, size_t j0,
+                                      size_t j1, const uint64_t *tw, const uint64_t *twq,
+                                      const ntt64_params *prm) {
+#if NTT64_COLUMN_STAGES >= 3
+    if (k == 3)
+        NTT64_BY_FAMILY(vec_u64_run_stages, prm->family, forward, 3, a, h, j0, j1, tw, twq,
+                        prm)
+#endif
+    (void)forward; (void)k; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq;
+    (void)prm;
+    return 0;
+}
+
 /* The last three DIF stages (h = 4, 2, 1) or first three DIT stages in registers, on
  * 16 values at a time on AVX-512, 8 on AVX2 (16 in double precision); 1 when done. */
 static inline int ntt64_small_stages(int forward, uint64_t *a, size_t size, const uint64_t *tw,

@@ -295,6 +295,52 @@ NTT_INLINE size_t vec_u64_run4(int forward, uint64_t *a, size_t h, size_t j0, si
     return done;
 }
 
+/* Stages one column sweep keeps in registers (vec_u64_run_stages): 2^3 vectors of data
+ * and their twiddles, AVX-512 only (AVX2's sixteen registers take radix-4 sweeps). */
+#if defined(NTT_CY_AVX512)
+#define VEC_U64_COLUMN_STAGES 3
+#else
+#define VEC_U64_COLUMN_STAGES 2
+#endif
+
+/* k stages at once (radix 2^k, k <= VEC_U64_COLUMN_STAGES, a literal) on the block
+ * a[0:2h], groups j0 <= j < j1 of [0, s), s = h / 2^(k-1): group j holds the 2^k values
+ * x_i = a[j + i s] in registers through every stage, as vec_u32_run_stages (the same
+ * butterflies, twiddles and ranges as k radix-2 runs).  Returns the number of groups
+ * done (a multiple of the vector from j0), 0 when s is not a multiple of the vector. */
+NTT_INLINE size_t vec_u64_run_stages(int forward, int k, uint64_t *a, size_t h, size_t j0,
+                                     size_t j1, const uint64_t *tw, const uint64_t *twq,
+                                     const ntt64_params *prm, int family) {
+    vec_u64_mod m = vec_u64_modulus(prm, family);
+    const int count = 1 << k, lazy = family == NTT_LAZY;
+    size_t s = h >> (k - 1), j, done = (j1 - j0) - (j1 - j0) % VEC_U64_LANES;
+    if (s % VEC_U64_LANES)
+        return 0;
+    for (j = j0; j < j0 + done; j += VEC_U64_LANES) {
+        vec_t x[1 << VEC_U64_COLUMN_STAGES];
+        int i, g, t;
+#pragma GCC unroll 8
+        for (i = 0; i < count; i++)
+            x[i] = vec_load(a + j + i * s);
+#pragma GCC unroll 4
+        for (t = 0; t < k; t++) {
+            int stage = forward ? t : k - 1 - t, d = 1 << (k - 1 - stage);
+#pragma GCC unroll 4
+            for (i = 0; i < d; i++) {
+                size_t at = (h >> stage) + j + i * s;
+                vec_t w = vec_load(tw + at), wq = lazy ? vec_load(twq + at) : w;
+#pragma GCC unroll 4
+                for (g = 0; g < count; g += 2 * d)
+                    vec_u64_butterfly(forward, &x[g + i], &x[g + i + d], w, wq, &m, 0);
+            }
+        }
+#pragma GCC unroll 8
+        for (i = 0; i < count; i++)
+            vec_store(a + j + i * s, x[i]);
+    }
+    return done;
+}
+
 /* out[i] = mont(mont(a[i], b[i]), c) with R = 2^64 (MONTGOMERY64) or, where the ISA has
  * IFMA, 2^52 (MONTGOMERY52): with c = f R^2 mod p this is a b f mod p.  a, b, c in
  * [0, p), p odd; out in [0, p).  Returns the count done (a multiple of the vector), 0
