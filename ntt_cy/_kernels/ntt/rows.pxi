@@ -49,16 +49,14 @@ cdef void forward_part(const lane_t* src, lane_t* dst, Py_ssize_t n, Py_ssize_t 
         src = dst
         if parts > 1:
             ntt_cy_barrier()
+    # reduced, bit-reversed: each chunk folded as it is finished; natural: the
+    # permutation folds (else LAZY leaves [0, 2p), see forward())
     dif_schedule(dst, n, c, part, parts, t, n >> 1, src, seen,
-                 SMALL_IN_PERMUTATION if tail else SMALL_SHUFFLED)
-    if natural or reduced:   # else LAZY leaves [0, 2p), see forward()
+                 SMALL_IN_PERMUTATION if tail else SMALL_SHUFFLED, reduced and not natural)
+    if natural:
         if parts > 1:
             ntt_cy_barrier()
-        if natural:
-            bit_reverse_inplace(dst, n, t, True, part, parts,
-                                EDGE_DIF_TAIL if tail else EDGE_NONE)
-        elif not stopping(t.irq, part):
-            finish_forward(dst, lo, hi, t)
+        bit_reverse_inplace(dst, n, t, True, part, parts, EDGE_DIF_TAIL if tail else EDGE_NONE)
 
 
 # The natural-order inverse of a row of at least this many bytes from a separate
@@ -182,7 +180,7 @@ cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, 
                               int parts, bint tiled) noexcept nogil:
     # reduce_src, scale, scale_q: how the source is read (padded_first_pass).  (With an
     # Interrupt, t.irq, the first pass runs in pieces of POLL_PIECE groups.)
-    cdef Py_ssize_t q = n >> 2, lo = n * part // parts, hi = n * (part + 1) // parts
+    cdef Py_ssize_t q = n >> 2
     cdef Py_ssize_t j = split(q, part, parts), j1 = split(q, part + 1, parts)
     cdef Py_ssize_t piece = POLL_PIECE if t.irq != NULL else j1 - j
     while j < j1 and not stopping(t.irq, part):
@@ -192,12 +190,7 @@ cdef void forward_padded_part(const source_t* src, Py_ssize_t n_src, lane_t* a, 
     if parts > 1:
         ntt_cy_barrier()
     dif_schedule(a, n, c, part, parts, t, n >> 3, a, NULL,
-                 SMALL_TILED if tiled else SMALL_SHUFFLED)
-    if reduced:
-        if parts > 1:
-            ntt_cy_barrier()
-        if not stopping(t.irq, part):
-            finish_forward(a, lo, hi, t)
+                 SMALL_TILED if tiled else SMALL_SHUFFLED, reduced)
 
 
 cdef void inverse_row(const lane_t* src, lane_t* dst, Py_ssize_t n, const Tables* t,

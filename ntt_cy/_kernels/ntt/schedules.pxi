@@ -265,7 +265,7 @@ cdef void dit_large_pass(lane_t* a, Py_ssize_t n, Py_ssize_t half, int part, int
 
 cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
                        const Tables* t, Py_ssize_t half, const lane_t* src,
-                       uint64_t* seen, int small) noexcept nogil:
+                       uint64_t* seen, int small, bint fold) noexcept nogil:
     # Forward DIF stages half, half/2, ..., 1 of a[0:n] (half = n/2 for a whole
     # transform): the large stages (blocks bigger than the chunk c) sweep the whole
     # array, two at a time, then the rest run chunk by chunk.  With parts > 1 this is
@@ -274,7 +274,9 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
     # by the first sweep (or chunk by chunk when there is no large stage), *seen
     # raised to its largest value.  small: see dif_stages (SMALL_IN_PERMUTATION needs
     # c >= 16, SMALL_TILED c >= NTT32_TILED_BLOCK: the last four stages then run in
-    # the chunks).
+    # the chunks).  fold: LAZY's [0, 2p) folded to [0, p) (finish_forward) chunk by
+    # chunk right after its stages, while the chunk is in cache, instead of in a pass
+    # over memory of its own.
     cdef Py_ssize_t nchunks = n // c, k
     while half >= c:
         if use_columns(half, c):
@@ -293,6 +295,8 @@ cdef void dif_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int part
             copy_max(src + k * c, a + k * c, c, seen)
         if half >= lowest_half(small):
             dif_stages(a + k * c, c, half, t, small)
+        if fold:
+            finish_forward(a, k * c, (k + 1) * c, t)
 
 
 cdef bint dit_schedule(lane_t* a, Py_ssize_t n, Py_ssize_t c, int part, int parts,
