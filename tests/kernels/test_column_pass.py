@@ -6,11 +6,12 @@ and bit-reversed order, and the round trip.
 With the cache chunk c = 2^16 values, n = 2^19 is the first size with three large stages
 (8 rows of c), 2^21 has an odd count and 2^22 and 2^24 are past the last-level cache;
 n = 2^18 (two large stages) still takes the sweeps, for comparison.  The vector builds'
-uint32 lanes and AVX-512's uint64 lanes run up to three stages per sweep in registers
-(2^19: one sweep, 2^20: two of two, 2^21: three and two, 2^22: three and three, 2^24:
-three, three and two), AVX-512's uint32 lanes four past 2^22 (2^24: four and four), the
-portable build and AVX2's uint64 lanes radix-4 and radix-2 runs: their outputs agree bit
-for bit, the lazy family's unfolded ones mod p.
+uint32 lanes, AVX-512's uint64 lanes and AVX2's double-precision lazy ones run up to
+three stages per sweep in registers (2^19: one sweep, 2^20: two of two, 2^21: three and
+two, 2^22: three and three, 2^24: three, three and two), AVX-512's uint32 lanes four
+past 2^22 (2^24: four and four), the portable build and AVX2's integer uint64 families
+radix-4 and radix-2 runs: their outputs agree bit for bit, the lazy family's unfolded
+ones mod p.
 """
 import functools
 

@@ -15,9 +15,9 @@
 # Every sweep over a block after the first comes from the last-level cache, so a block
 # takes its stages in as few sweeps as the registers allow (sweep_stages): groups of 8
 # rows through three stages in the vector builds' uint32 lanes (ntt32_run_stages; 16
-# rows through four on AVX-512 past 2^22 values) and AVX-512's uint64 lanes
-# (ntt64_run_stages), radix-4 (and one radix-2) runs elsewhere, the same butterflies
-# either way.  The
+# rows through four on AVX-512 past 2^22 values) and the uint64 lanes of AVX-512 and of
+# AVX2's double-precision LAZY (ntt64_run_stages), radix-4 (and one radix-2) runs
+# elsewhere, the same butterflies either way.  The
 # twiddles of a block's first sweep are used once each and come from memory: the Shoup
 # families read their quotients alone (from_q, see ntt32_run4), half the bytes.
 #
@@ -80,19 +80,22 @@ cdef inline bint use_columns(Py_ssize_t half, Py_ssize_t c) noexcept nogil:
     return half >= c << (COLUMN_MIN_STAGES - 1)
 
 
-cdef inline int column_stages_most(lane_t* a, int left) noexcept nogil:
+cdef inline int column_stages_most(lane_t* a, int left, const Tables* t,
+                                   const Twiddles* tw) noexcept nogil:
     # Most stages one sweep of a column block takes when `left` large stages remain: as
     # many as the vector builds keep in registers (NTT32_COLUMN_STAGES,
-    # NTT64_COLUMN_STAGES), else a radix-4 pair.  AVX-512's four-stage uint32 sweep (16
+    # ntt64_column_stages), else a radix-4 pair.  AVX-512's four-stage uint32 sweep (16
     # vectors) spills a little, so it runs only where it saves a third sweep over the
     # block (left > 6: n >= 2^23, 32 MiB and more, where every sweep after the first
     # comes from the last-level cache at best); below that, three at most.
+    cdef ntt64_params prm
     if lane_t is uint32_t:
         if NTT32_COLUMN_STAGES > 3 and left <= 6:
             return 3
         return NTT32_COLUMN_STAGES if NTT32_COLUMN_STAGES > 2 else 2
     else:
-        return NTT64_COLUMN_STAGES
+        prm = simd64_params(&t.mod, t.family)
+        return ntt64_column_stages(&prm, tw.f)
 
 
 cdef inline int sweep_stages(int left, int most) noexcept nogil:
@@ -134,7 +137,7 @@ cdef void column_group(int forward, lane_t* a, const lane_t* src, Py_ssize_t top
     if lane_t is uint64_t:
         prm = simd64_params(&t.mod, t.family)
         lo += <Py_ssize_t>ntt64_run_stages(forward, k, a, top, lo, hi, <const uint64_t*>tw.w,
-                                           <const uint64_t*>tw.q, &prm)
+                                           <const uint64_t*>tw.q, tw.f, tw.fq, &prm)
         if lo >= hi:
             return
     # The top two stages pair a[j + v s + {0, 1, 2, 3} top / 2] (v < 2^(k-2)); the other
@@ -176,7 +179,7 @@ cdef void dif_column_block(lane_t* a, const lane_t* src, Py_ssize_t n, Py_ssize_
     while h >= c:
         left += 1
         h >>= 1
-    most = column_stages_most(a, left)
+    most = column_stages_most(a, left, t, &t.fwd)
     while left > 0:
         k = sweep_stages(left, most)
         column_sweep(1, a, src, n, c, j0, b, half, k, t, &t.fwd, seen)
@@ -195,7 +198,7 @@ cdef void dit_column_block(lane_t* a, Py_ssize_t n, Py_ssize_t c, Py_ssize_t j0,
     while h < n:
         left += 1
         h <<= 1
-    most = column_stages_most(a, left)
+    most = column_stages_most(a, left, t, tw)
     h = c
     while left > 0:
         k = sweep_stages(left, most)

@@ -91,11 +91,12 @@ cdef extern from "simd/ntt64/dispatch.h" nogil:
     size_t ntt64_run4(int forward, uint64_t* a, size_t h, size_t j0, size_t j1,
                       const uint64_t* tw, const uint64_t* twq, const double* twf,
                       const double* twfq, const ntt64_params* prm)
-    # A column sweep of k stages (3 <= k <= NTT64_COLUMN_STAGES, 2 where there is none)
+    # A column sweep of k stages (3 <= k <= ntt64_column_stages, 2 where there is none)
     # in registers.
-    int NTT64_COLUMN_STAGES
+    int ntt64_column_stages(const ntt64_params* prm, const double* twf)
     size_t ntt64_run_stages(int forward, int k, uint64_t* a, size_t h, size_t j0, size_t j1,
-                            const uint64_t* tw, const uint64_t* twq, const ntt64_params* prm)
+                            const uint64_t* tw, const uint64_t* twq, const double* twf,
+                            const double* twfq, const ntt64_params* prm)
     size_t ntt64_pointwise(const uint64_t* a, const uint64_t* b, uint64_t* out, size_t count,
                            uint64_t c, const ntt64_params* prm)
     int ntt64_small_stages(int forward, uint64_t* a, size_t size, const uint64_t* tw,

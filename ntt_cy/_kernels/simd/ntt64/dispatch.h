@@ -89,26 +89,42 @@ static inline size_t ntt64_run4(int forward, uint64_t *a, size_t h, size_t j0, s
     NTT64_BY_FAMILY(vec_u64_run4, prm->family, forward, a, h, j0, j1, tw, twq, prm)
 }
 
-/* Most stages ntt64_run_stages takes in one sweep (2 where there is no such sweep: the
- * column pass then runs radix-4). */
+/* Most stages ntt64_run_stages takes in one sweep for this family and these double
+ * tables (2 where there is no such sweep: the column pass then runs radix-4): three on
+ * AVX-512 and for AVX2's LAZY in double precision (AVX2's integer families, whose
+ * butterflies need more registers, take radix-4 sweeps). */
+static inline int ntt64_column_stages(const ntt64_params *prm, const double *twf) {
 #if defined(NTT_CY_AVX512)
-#define NTT64_COLUMN_STAGES VEC_U64_COLUMN_STAGES
+    (void)prm; (void)twf;
+    return 3;
+#elif defined(NTT_CY_AVX2)
+    return avx2_f64_takes(prm, twf) ? 3 : 2;
 #else
-#define NTT64_COLUMN_STAGES 2
+    (void)prm; (void)twf;
+    return 2;
 #endif
+}
 
-/* k = 3 .. NTT64_COLUMN_STAGES stages at once on the block a[0:2h], groups j0 <= j < j1 of
- * [0, h / 2^(k-1)) (vec_u64_run_stages); 0 for any other k. */
+/* k = 3 stages at once on the block a[0:2h], groups j0 <= j < j1 of [0, h / 4)
+ * (vec_u64_run_stages, avx2_f64_run_stages) where ntt64_column_stages says so; 0
+ * otherwise. */
 static inline size_t ntt64_run_stages(int forward, int k, uint64_t *a, size_t h, size_t j0,
                                       size_t j1, const uint64_t *tw, const uint64_t *twq,
+                                      const double *twf, const double *twfq,
                                       const ntt64_params *prm) {
-#if NTT64_COLUMN_STAGES >= 3
+#if defined(NTT_CY_AVX512)
+    (void)twf; (void)twfq;
     if (k == 3)
         NTT64_BY_FAMILY(vec_u64_run_stages, prm->family, forward, 3, a, h, j0, j1, tw, twq,
                         prm)
+#elif defined(NTT_CY_AVX2)
+    (void)tw; (void)twq;
+    if (k == 3 && avx2_f64_takes(prm, twf))
+        return avx2_f64_run_stages(forward, a, h, j0, j1, twf, twfq, prm->p);
+#else
+    (void)tw; (void)twq; (void)twf; (void)twfq;
 #endif
-    (void)forward; (void)k; (void)a; (void)h; (void)j0; (void)j1; (void)tw; (void)twq;
-    (void)prm;
+    (void)forward; (void)k; (void)a; (void)h; (void)j0; (void)j1; (void)prm;
     return 0;
 }
 

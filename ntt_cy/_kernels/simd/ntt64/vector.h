@@ -296,12 +296,8 @@ NTT_INLINE size_t vec_u64_run4(int forward, uint64_t *a, size_t h, size_t j0, si
 }
 
 /* Stages one column sweep keeps in registers (vec_u64_run_stages): 2^3 vectors of data
- * and their twiddles, AVX-512 only (AVX2's sixteen registers take radix-4 sweeps). */
-#if defined(NTT_CY_AVX512)
+ * and their twiddles (four stages, 16 vectors, spill and run slower). */
 #define VEC_U64_COLUMN_STAGES 3
-#else
-#define VEC_U64_COLUMN_STAGES 2
-#endif
 
 /* k stages at once (radix 2^k, k <= VEC_U64_COLUMN_STAGES, a literal) on the block
  * a[0:2h], groups j0 <= j < j1 of [0, s), s = h / 2^(k-1): group j holds the 2^k values
