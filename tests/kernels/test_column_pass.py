@@ -205,6 +205,41 @@ def test_column_pass_against_direct_sums(p, lanes):
                                           dtype=lanes, workers=2), a), family
 
 
+# (p, lanes, log2n) of the all-(p - 1) rows: 2^21 (three and two large stages) on every
+# build; 2^23 on uint32 lanes (AVX-512's four-stage sweep, then three) on the AVX-512 ones
+LARGEST_CASES = [(469762049, np.uint32, 21), (2013265921, np.uint32, 21),
+                 (1337006139375617, np.uint64, 21), (P_GOLDILOCKS, np.uint64, 21)]
+
+
+@pytest.mark.parametrize("isa,p,lanes,log2n", [
+    pytest.param(isa, p, lanes, log2n, id=f"{isa}-{p}-2_{log2n}")
+    for isa in checkable_isas()
+    for p, lanes, log2n in LARGEST_CASES + ([(469762049, np.uint32, 23)]
+                                             if isa.startswith("avx512") else [])])
+def test_column_pass_all_largest_values(isa, p, lanes, log2n):
+    # every value p - 1, the bound of every family's input range, through every sweep:
+    # a constant's transform is n (p - 1) at index 0 and 0 elsewhere, folded exactly,
+    # unfolded (the lazy family's [0, 2p)) below 2p and equal mod p, and the inverse
+    # gives the row back
+    kernels = load(isa)
+    n = 1 << log2n
+    plan = get_plan(n, p, dtype=lanes)
+    a = np.full((1, n), p - 1, dtype=lanes)
+    want = np.zeros_like(a)
+    want[0, 0] = n * (p - 1) % p
+    for family in valid_families(p, lanes):
+        tables = tables_for(kernels, plan, family)
+        got = np.empty_like(a)
+        assert kernels.forward(a, got, tables, 1, False) == p - 1
+        assert np.array_equal(got, want), family
+        kernels.inverse(got, got, tables, 2, False)
+        assert np.array_equal(got, a), family
+        raw = np.empty_like(a)
+        kernels.forward(a, raw, tables, 2, False, False)
+        assert int(raw.max()) < 2 * p, family
+        assert np.array_equal(raw % lanes_p(raw, p), want), family
+
+
 def test_column_pass_2_24():
     # 256 rows of the chunk, 32-bit lanes: the builds agree, one direct sum
     p, n = 469762049, 1 << 24
