@@ -69,7 +69,9 @@ fi
 echo "== the kernel tests under ASan + UBSan, NTT_CY_ISA=$widest"
 # Never the column pass's transforms of 2^21 and past the last-level cache (its every-
 # build cases at 2^21, test_column_pass_2_22 and _2_24: minutes under the sanitizers,
-# the same code as its 2^19 and 2^20 cases), the constant-time test (its valgrind
+# the same code as its 2^19 and 2^20 cases; the all-(p - 1) row of 2^23, a single
+# transform each way, stays: the only one through AVX-512's four-stage sweep), the
+# constant-time test (its valgrind
 # cannot run a process with the ASan runtime) nor the interrupt tests (calls long on
 # purpose, through the kernels the others check).
 cd "$dest"

@@ -255,37 +255,43 @@ NTT_INLINE size_t avx2_f64_run4(int forward, uint64_t *a, size_t h, size_t j0, s
     return done;
 }
 
-/* k = 3 stages at once (radix 8) on the block a[0:2h], groups j0 <= j < j1 of [0, s), s
- * = h / 4: group j holds the eight values a[j + i s] in registers through the three
- * stages, as vec_u64_run_stages (the same butterflies, twiddles and ranges as three
- * radix-2 runs); returns how many were done, 0 when s is not a multiple of 4. */
+/* Stages avx2_f64_run_stages keeps in registers: eight vectors of data and their
+ * twiddles, half of AVX2's sixteen registers. */
+#define AVX2_F64_COLUMN_STAGES 3
+
+/* k = AVX2_F64_COLUMN_STAGES stages at once (radix 8) on the block a[0:2h], groups j0 <=
+ * j < j1 of [0, s), s = h / 4: group j holds the eight values a[j + i s] in registers
+ * through the three stages, as vec_u64_run_stages (the same butterflies, twiddles and
+ * ranges as three radix-2 runs); returns how many were done, 0 when s is not a multiple
+ * of 4. */
 NTT_INLINE size_t avx2_f64_run_stages(int forward, uint64_t *a, size_t h, size_t j0,
                                       size_t j1, const double *twf, const double *twfq,
                                       uint64_t p) {
-    size_t s = h / 4, j, done = (j1 - j0) & ~(size_t)3;
+    const int k = AVX2_F64_COLUMN_STAGES, count = 1 << k;
+    size_t s = h >> (k - 1), j, done = (j1 - j0) & ~(size_t)3;
     if (s % 4)
         return 0;
     avx2_f64_mod m = avx2_f64_modulus(p);
     for (j = j0; j < j0 + done; j += 4) {
-        __m256i x[8];
+        __m256i x[1 << AVX2_F64_COLUMN_STAGES];
         int i, g, t;
 #pragma GCC unroll 8
-        for (i = 0; i < 8; i++)
+        for (i = 0; i < count; i++)
             x[i] = vec_load(a + j + i * s);
 #pragma GCC unroll 3
-        for (t = 0; t < 3; t++) {
-            int stage = forward ? t : 2 - t, d = 1 << (2 - stage);
+        for (t = 0; t < k; t++) {
+            int stage = forward ? t : k - 1 - t, d = 1 << (k - 1 - stage);
 #pragma GCC unroll 4
             for (i = 0; i < d; i++) {
                 size_t at = (h >> stage) + j + i * s;
                 __m256d w = _mm256_loadu_pd(twf + at), wq = _mm256_loadu_pd(twfq + at);
 #pragma GCC unroll 4
-                for (g = 0; g < 8; g += 2 * d)
+                for (g = 0; g < count; g += 2 * d)
                     avx2_f64_butterfly(forward, &x[g + i], &x[g + i + d], w, wq, &m, 0);
             }
         }
 #pragma GCC unroll 8
-        for (i = 0; i < 8; i++)
+        for (i = 0; i < count; i++)
             vec_store(a + j + i * s, x[i]);
     }
     return done;

@@ -96,30 +96,29 @@ static inline size_t ntt64_run4(int forward, uint64_t *a, size_t h, size_t j0, s
 static inline int ntt64_column_stages(const ntt64_params *prm, const double *twf) {
 #if defined(NTT_CY_AVX512)
     (void)prm; (void)twf;
-    return 3;
+    return VEC_U64_COLUMN_STAGES;
 #elif defined(NTT_CY_AVX2)
-    return avx2_f64_takes(prm, twf) ? 3 : 2;
+    return avx2_f64_takes(prm, twf) ? AVX2_F64_COLUMN_STAGES : 2;
 #else
     (void)prm; (void)twf;
     return 2;
 #endif
 }
 
-/* k = 3 stages at once on the block a[0:2h], groups j0 <= j < j1 of [0, h / 4)
- * (vec_u64_run_stages, avx2_f64_run_stages) where ntt64_column_stages says so; 0
- * otherwise. */
+/* k = ntt64_column_stages stages (3) at once on the block a[0:2h], groups j0 <= j < j1 of
+ * [0, h / 4) (vec_u64_run_stages, avx2_f64_run_stages); 0 for any other k. */
 static inline size_t ntt64_run_stages(int forward, int k, uint64_t *a, size_t h, size_t j0,
                                       size_t j1, const uint64_t *tw, const uint64_t *twq,
                                       const double *twf, const double *twfq,
                                       const ntt64_params *prm) {
 #if defined(NTT_CY_AVX512)
     (void)twf; (void)twfq;
-    if (k == 3)
-        NTT64_BY_FAMILY(vec_u64_run_stages, prm->family, forward, 3, a, h, j0, j1, tw, twq,
-                        prm)
+    if (k == VEC_U64_COLUMN_STAGES)
+        NTT64_BY_FAMILY(vec_u64_run_stages, prm->family, forward, VEC_U64_COLUMN_STAGES, a, h,
+                        j0, j1, tw, twq, prm)
 #elif defined(NTT_CY_AVX2)
     (void)tw; (void)twq;
-    if (k == 3 && avx2_f64_takes(prm, twf))
+    if (k == AVX2_F64_COLUMN_STAGES && avx2_f64_takes(prm, twf))
         return avx2_f64_run_stages(forward, a, h, j0, j1, twf, twfq, prm->p);
 #else
     (void)tw; (void)twq; (void)twf; (void)twfq;
