@@ -217,10 +217,15 @@ NTT_INLINE vec_t vec_add_if_below_u64(vec_t x, vec_t a, vec_t b, vec_t y) {
     return _mm512_mask_add_epi64(x, _mm512_cmplt_epu64_mask(a, b), x, y);
 }
 
-/* (a - b) mod p for a, b in [0, p], any p < 2^64 (small unused). */
+/* (a - b) mod p for a, b in [0, p], any p < 2^64.  small (p < 2^63): r = a - b, and
+ * min(r, r + p) (two plain uops, cheaper than a compare into a mask and a masked add):
+ * a >= b gives r <= p and r + p < 2^64 above it; a < b gives r >= 2^64 - p > p, and
+ * r + p wraps to a - b + p below it. */
 NTT_INLINE vec_t vec_sub_mod_u64(vec_t a, vec_t b, vec_t p, int small) {
-    (void)small;
-    return vec_add_if_below_u64(_mm512_sub_epi64(a, b), a, b, p);
+    vec_t r = _mm512_sub_epi64(a, b);
+    if (small)
+        return _mm512_min_epu64(r, _mm512_add_epi64(r, p));
+    return vec_add_if_below_u64(r, a, b, p);
 }
 
 NTT_INLINE vec_t vec_inc_if_below_u64(vec_t x, vec_t a, vec_t b) {

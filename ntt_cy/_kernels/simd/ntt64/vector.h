@@ -134,7 +134,7 @@ NTT_INLINE vec_t vec_u64_goldilocks_add_small(vec_t t, vec_t u, const vec_u64_mo
 #else
     vec_t r = vec_add_u64(t, u);
     r = vec_add_if_below_u64(r, r, u, vec_set1_u64(0xffffffffu));
-    return vec_sub_unless_below_u64(r, r, m->p, m->p);
+    return vec_min_u64(r, vec_sub_u64(r, m->p));   /* r < p: r - p wraps to r + E > r */
 #endif
 }
 
@@ -149,11 +149,12 @@ NTT_INLINE vec_t vec_u64_goldilocks_add_small(vec_t t, vec_t u, const vec_u64_mo
  * r < 2^64 < 2p is congruent to the input: one conditional subtraction of p (r - p =
  * r + E mod 2^64).  The carry and r >= p never hold together (after a carry r <= 2^64
  * - 2^33 < p), and both add E: AVX2 tests them together (t + u >= p as a 65-bit sum)
- * and adds E once.  AVX-512 takes the borrow, the carry and r >= p as mask registers;
- * AVX2, whose only 64-bit compare is signed, keeps t and r with the top bit flipped
- * (x ^ 2^63: adding to or subtracting from x flips the same bit of the result, and a
- * signed compare of two flipped values is the unsigned compare of the values), the
- * correction E being a compare's all-ones mask shifted right by 32. */
+ * and adds E once.  AVX-512 takes the borrow and the carry as mask registers and r >= p
+ * as min(r, r - p) (two plain uops, cheaper than a compare into a mask and a masked
+ * subtraction); AVX2, whose only 64-bit compare is signed, keeps t and r with the top
+ * bit flipped (x ^ 2^63: adding to or subtracting from x flips the same bit of the
+ * result, and a signed compare of two flipped values is the unsigned compare of the
+ * values), the correction E being a compare's all-ones mask shifted right by 32. */
 NTT_INLINE vec_t vec_u64_goldilocks_reduce(vec_t hi, vec_t lo, const vec_u64_mod *m) {
     vec_t hh = vec_shr32_u64(hi), u = vec_mul_even_u32(hi, vec_set1_u64(0xffffffffu));
 #if defined(NTT_CY_AVX2)
@@ -179,22 +180,15 @@ NTT_INLINE vec_t vec_u64_goldilocks(vec_t a, vec_t w, const vec_u64_mod *m) {
     return vec_u64_goldilocks_reduce(hi, lo, m);
 }
 
-/* a, b in [0, p) -> (a + b) mod p, (a - b) mod p.  Any p < 2^64: a - (p - b), no
- * 65-bit sum.  For p < 2^52 (MONTGOMERY52) the sum stays far below 2^64 and one
- * minimum does it, a uop less. */
+/* a, b in [0, p) -> (a + b) mod p, (a - b) mod p.  p >= 2^63: a - (p - b), no 65-bit
+ * sum.  p < 2^63 (m->small, MONTGOMERY52 among them): a + b < 2p < 2^64, one fold. */
 NTT_INLINE vec_t vec_u64_add(vec_t a, vec_t b, const vec_u64_mod *m) {
-    if (m->family == NTT_MONTGOMERY52) {
-        vec_t s = vec_add_u64(a, b);
-        return vec_min_u64(s, vec_sub_u64(s, m->p));
-    }
-    return vec_sub_mod_u64(a, vec_sub_u64(m->p, b), m->p, m->small);
+    if (m->small)
+        return vec_fold_u64(vec_add_u64(a, b), m->p);
+    return vec_sub_mod_u64(a, vec_sub_u64(m->p, b), m->p, 0);
 }
 
 NTT_INLINE vec_t vec_u64_sub(vec_t a, vec_t b, const vec_u64_mod *m) {
-    if (m->family == NTT_MONTGOMERY52) {
-        vec_t r = vec_sub_u64(a, b);
-        return vec_min_u64(r, vec_add_u64(r, m->p));
-    }
     return vec_sub_mod_u64(a, b, m->p, m->small);
 }
 
