@@ -22,6 +22,7 @@ P_CLASSIC_27 = 104857601                   # 27 bits, 25 * 2^22 + 1
 P_CLASSIC_29 = 469762049                   # 29 bits, 7 * 2^26 + 1
 P30 = 998244353                            # 30 bits, 119 * 2^23 + 1 (lazy-capable on uint32)
 P_BABYBEAR = 2013265921                    # 31 bits: uint32 lazy tables, values in [0, p)
+P_KOALABEAR = 2130706433                   # 31 bits, 2^31 - 2^24 + 1, as BabyBear
 P32 = 2281701377                           # 32 bits, full uint32 range
 P51 = 1337006139375617                     # 51 bits, 19 * 2^46 + 1, uint64 lanes
 P51_TOP = 2251799235919873                 # largest NTT prime below 2^51 - 2^29: the top of

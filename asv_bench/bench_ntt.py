@@ -8,7 +8,7 @@ import numpy as np
 
 from asv_bench._common import (
     LANES, P30, P32, P51, P51_ABOVE, P51_TOP, P62, P_BABYBEAR, P_CLASSIC_29, P_GOLDILOCKS,
-    butterflies, check_workers, empty_like_kernel_rows, interleaved_medians, make_plan,
+    P_KOALABEAR, butterflies, check_workers, empty_like_kernel_rows, interleaved_medians, make_plan,
     median_seconds, ntt_cy_attr, random_lanes,
 )
 
@@ -201,6 +201,38 @@ class SizeFlatness:
         return (t22 / butterflies(2**22)) / (t17 / butterflies(2**17))
 
     track_ratio_2_22_to_2_17.unit = "x"
+
+
+class FieldRatio:
+    """Cost per butterfly of a special field over the 30-bit lazy rate of the same build
+    (p = 998244353, uint32 lanes), n = 2^17, one thread, bit-reversed output, each
+    field's default family: BabyBear and KoalaBear (uint32 lanes, values in [0, p); the
+    aim is at most 1.2) and Goldilocks (uint64 lanes, the goldilocks family; the aim is
+    at most 2.5).  `python asv_bench/scripts/ns_per_butterfly.py --fields` prints every
+    build's."""
+    params = (["babybear", "koalabear", "goldilocks"],)
+    param_names = ["field"]
+    timeout = 120
+    FIELDS = {"babybear": (P_BABYBEAR, np.uint32), "koalabear": (P_KOALABEAR, np.uint32),
+              "goldilocks": (P_GOLDILOCKS, np.uint64)}
+
+    def setup(self, field):
+        n = 2**17
+        self.calls = []
+        for p, dtype in ((P30, np.uint32), self.FIELDS[field]):
+            plan = make_plan(n, p, dtype=dtype)
+            a = random_lanes(n, p, dtype)
+            out = np.empty_like(a)
+            self.calls.append(lambda plan=plan, a=a, out=out: plan.forward(
+                a, out=out, workers=1, bit_reversed=True))
+
+    def track_ratio_to_30_bit_lazy(self, field):
+        # samples interleaved: both fields see the same load of a shared machine; the
+        # same n, so the ratio of times is the ratio per butterfly
+        t30, t_field = interleaved_medians(self.calls, min_rounds=7, budget=1.0)
+        return t_field / t30
+
+    track_ratio_to_30_bit_lazy.unit = "x"
 
 
 class ThreadScaling:
