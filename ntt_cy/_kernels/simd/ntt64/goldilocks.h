@@ -84,18 +84,28 @@ NTT_INLINE vec_t gl_times(vec_t x, int kind, vec_t sl, vec_t sr, const vec_u64_m
     return vec_u64_goldilocks_reduce(lo, vec_sub_u64(m->p, vec_shl32_u64(hi)), m);
 }
 
+/* (a + b) mod p and (a - b) mod p for a, b in [0, p): vec_u64_add / vec_u64_sub's
+ * forms for p >= 2^63, taken without reading m->small. */
+NTT_INLINE vec_t gl_add(vec_t a, vec_t b, const vec_u64_mod *m) {
+    return vec_sub_mod_u64(a, vec_sub_u64(m->p, b), m->p, 0);
+}
+
+NTT_INLINE vec_t gl_sub(vec_t a, vec_t b, const vec_u64_mod *m) {
+    return vec_sub_mod_u64(a, b, m->p, 0);
+}
+
 /* DIF (u, v) -> (u + v, (u - v) w) and DIT (u, v) -> (u + v w, u - v w) with w = +-2^k
  * of the given kind and sign: the sign swaps the difference's operands (DIF) or the
  * outputs (DIT). */
 NTT_INLINE void gl_butterfly_kind(int forward, int kind, int negative, vec_t *u, vec_t *v,
                                   vec_t sl, vec_t sr, const vec_u64_mod *m) {
     if (forward) {
-        vec_t d = negative ? vec_u64_sub(*v, *u, m) : vec_u64_sub(*u, *v, m);
-        *u = vec_u64_add(*u, *v, m);
+        vec_t d = negative ? gl_sub(*v, *u, m) : gl_sub(*u, *v, m);
+        *u = gl_add(*u, *v, m);
         *v = gl_times(d, kind, sl, sr, m);
     } else {
         vec_t t = gl_times(*v, kind, sl, sr, m);
-        vec_t s = vec_u64_add(*u, t, m), d = vec_u64_sub(*u, t, m);
+        vec_t s = gl_add(*u, t, m), d = gl_sub(*u, t, m);
         *u = negative ? d : s;
         *v = negative ? s : d;
     }

@@ -43,6 +43,17 @@ NTT_INLINE vec_u64_mod vec_u64_modulus(const ntt64_params *prm, int family) {
     return m;
 }
 
+/* m->small, settled at compile time where the family settles it (MONTGOMERY52: p <
+ * 2^52; GOLDILOCKS: p > 2^63) and the family is a literal, so that the loops test
+ * nothing. */
+NTT_INLINE int vec_u64_small(const vec_u64_mod *m) {
+    if (m->family == NTT_MONTGOMERY52)
+        return 1;
+    if (m->family == NTT_GOLDILOCKS)
+        return 0;
+    return m->small;
+}
+
 /* The 128-bit products a*b = hi 2^64 + lo, lane by lane.  With a = a1 2^32 + a0 and
  * b = b1 2^32 + b0: a*b = a1b1 2^64 + (a0b1 + a1b0) 2^32 + a0b0, and the middle column
  * mid = lo32(a0b1) + lo32(a1b0) + hi32(a0b0) < 3 2^32 carries mid >> 32 into the high
@@ -79,7 +90,7 @@ NTT_INLINE vec_t vec_u64_shoup(vec_t a, vec_t w, vec_t wq, const vec_u64_mod *m)
 NTT_INLINE vec_t vec_u64_mont64(vec_t a, vec_t b, const vec_u64_mod *m) {
     vec_t lo, h1 = vec_u64_mul_wide(a, b, &lo);
     vec_t h2 = vec_u64_mulhi(vec_mullo_u64(lo, m->pinv), m->p);
-    return vec_sub_mod_u64(h1, h2, m->p, m->small);
+    return vec_sub_mod_u64(h1, h2, m->p, vec_u64_small(m));
 }
 
 /* Barrett, as barrett_mul64 lane for lane (Moller & Granlund 2011, Algorithm 4): a <
@@ -181,15 +192,15 @@ NTT_INLINE vec_t vec_u64_goldilocks(vec_t a, vec_t w, const vec_u64_mod *m) {
 }
 
 /* a, b in [0, p) -> (a + b) mod p, (a - b) mod p.  p >= 2^63: a - (p - b), no 65-bit
- * sum.  p < 2^63 (m->small, MONTGOMERY52 among them): a + b < 2p < 2^64, one fold. */
+ * sum.  p < 2^63 (vec_u64_small): a + b < 2p < 2^64, one fold. */
 NTT_INLINE vec_t vec_u64_add(vec_t a, vec_t b, const vec_u64_mod *m) {
-    if (m->small)
+    if (vec_u64_small(m))
         return vec_fold_u64(vec_add_u64(a, b), m->p);
     return vec_sub_mod_u64(a, vec_sub_u64(m->p, b), m->p, 0);
 }
 
 NTT_INLINE vec_t vec_u64_sub(vec_t a, vec_t b, const vec_u64_mod *m) {
-    return vec_sub_mod_u64(a, b, m->p, m->small);
+    return vec_sub_mod_u64(a, b, m->p, vec_u64_small(m));
 }
 
 /* a * w as the butterflies need it: LAZY (Shoup) -> [0, 2p); the exact families (a < p)
