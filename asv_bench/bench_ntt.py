@@ -8,8 +8,8 @@ import numpy as np
 
 from asv_bench._common import (
     LANES, P30, P32, P51, P51_ABOVE, P51_TOP, P62, P_BABYBEAR, P_CLASSIC_29, P_GOLDILOCKS,
-    P_KOALABEAR, butterflies, check_workers, empty_like_kernel_rows, interleaved_medians, make_plan,
-    median_seconds, ntt_cy_attr, random_lanes,
+    P_KOALABEAR, butterflies, check_workers, empty_like_kernel_rows, interleaved_medians,
+    make_plan, median_seconds, ntt_cy_attr, random_lanes,
 )
 
 SIZES = [2**4, 2**10, 2**14, 2**17, 2**20, 2**22]
