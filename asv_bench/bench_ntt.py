@@ -173,6 +173,15 @@ class ButterflyRate:
     track_forward_ns_per_butterfly.unit = "ns/butterfly"
 
 
+def bit_reversed_forward(n, p, dtype):
+    """A call of a length-n plan's forward (default family, one thread, bit-reversed
+    output, into a preallocated out) on fixed random values mod p."""
+    plan = make_plan(n, p, dtype=dtype)
+    a = random_lanes(n, p, dtype)
+    out = np.empty_like(a)
+    return lambda: plan.forward(a, out=out, workers=1, bit_reversed=True)
+
+
 class SizeFlatness:
     """Cost per butterfly at n = 2^22 over the one at n = 2^17, a transform that just fits
     a core's L2 (one thread, bit-reversed output, default family): how flat the rate
@@ -187,13 +196,7 @@ class SizeFlatness:
 
     def setup(self, field):
         p, dtype = self.FIELDS[field]
-        self.calls = []
-        for n in (2**17, 2**22):
-            plan = make_plan(n, p, dtype=dtype)
-            a = random_lanes(n, p, dtype)
-            out = np.empty_like(a)
-            self.calls.append(lambda plan=plan, a=a, out=out: plan.forward(
-                a, out=out, workers=1, bit_reversed=True))
+        self.calls = [bit_reversed_forward(n, p, dtype) for n in (2**17, 2**22)]
 
     def track_ratio_2_22_to_2_17(self, field):
         # samples interleaved: both sizes see the same load of a shared machine
@@ -217,14 +220,8 @@ class FieldRatio:
               "goldilocks": (P_GOLDILOCKS, np.uint64)}
 
     def setup(self, field):
-        n = 2**17
-        self.calls = []
-        for p, dtype in ((P30, np.uint32), self.FIELDS[field]):
-            plan = make_plan(n, p, dtype=dtype)
-            a = random_lanes(n, p, dtype)
-            out = np.empty_like(a)
-            self.calls.append(lambda plan=plan, a=a, out=out: plan.forward(
-                a, out=out, workers=1, bit_reversed=True))
+        self.calls = [bit_reversed_forward(2**17, p, dtype)
+                      for p, dtype in ((P30, np.uint32), self.FIELDS[field])]
 
     def track_ratio_to_30_bit_lazy(self, field):
         # samples interleaved: both fields see the same load of a shared machine; the
