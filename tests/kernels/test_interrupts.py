@@ -26,11 +26,13 @@ def timed(call):
 
 def long_enough(make_call, sizes, seconds=0.1):
     """The first of make_call(n) for n in sizes whose (warm) call takes `seconds` or more
-    here: (call, its duration)."""
+    here: (call, its duration, the best of three: a busy moment of a shared machine
+    while timing must not stretch it, or the signal sent at a quarter of it could come
+    after a call at the normal pace has returned)."""
     for n in sizes:
         call = make_call(n)
         call()   # tables built, pages touched
-        _, took = timed(call)
+        took = min(timed(call)[1] for _ in range(3))
         if took >= seconds:
             return call, took
     return call, took
