@@ -17,20 +17,13 @@ else:                             # the test extra installs tomli on Python 3.10
     import tomli as tomllib
 
 import ntt_cy
+from kernel_shims import load_setup
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGE_SOURCE = ROOT / "ntt_cy"
 EMULATED_PYX = "ntt_cy/_kernels/build_avx512_emulated.pyx"
 ISA_PYX = {"ntt_cy/_kernels/build_avx2.pyx", "ntt_cy/_kernels/build_avx512.pyx",
            "ntt_cy/_kernels/build_avx512_noifma.pyx", EMULATED_PYX}
-
-
-def load_setup():
-    """setup.py as a module (its setup() call runs only as __main__)."""
-    spec = importlib.util.spec_from_file_location("ntt_cy_setup", ROOT / "setup.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def pyproject() -> dict:

@@ -9,23 +9,16 @@ ISA_FLAGS: AVX-512 with and without IFMA, AVX2, and the emulated AVX-512 model) 
 for every build this CPU can execute.
 """
 import ctypes
-import importlib.util
-import pathlib
 import random
-import shutil
-import subprocess
-import sysconfig
 
 import numpy as np
 import pytest
 
-import ntt_cy
+from kernel_shims import compile_shim, compiler, load_setup
 from ntt_cy._support.cpu import cpu_features
 from ntt_cy._support.isa import REQUIRES
 from ntt_oracle import PRIME_BELOW_2_62, PRIME_BELOW_2_63
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-HEADERS = pathlib.Path(ntt_cy.__path__[0]) / "_kernels"
 GOLDILOCKS = 2**64 - 2**32 + 1
 E = 2**32 - 1   # 2^64 mod p
 
@@ -79,26 +72,12 @@ def runnable(build):
     return REQUIRES[build] <= set(cpu_features())
 
 
-def isa_flags(build):
-    """setup.py's compiler flags for the kernel build `build`."""
-    spec = importlib.util.spec_from_file_location("ntt_cy_setup", ROOT / "setup.py")
-    setup = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(setup)
-    return setup.ISA_FLAGS[f"_kernels.build_{build}"]
-
-
 @pytest.fixture(scope="module", params=[b for b in BUILDS if runnable(b)])
 def shim(request, tmp_path_factory):
-    d = tmp_path_factory.mktemp(f"simd64_{request.param}")
-    src, lib = d / "shim.c", d / "shim.so"
-    src.write_text(SHIM)
-    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    assert shutil.which(cc), f"no C compiler ({cc}) on PATH: the shim is compiled from source"
-    cmd = [cc, "-O2", "-shared", "-fPIC", *isa_flags(request.param), "-Wall", "-Werror",
-           "-I", str(HEADERS), str(src), "-o", str(lib)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    return ctypes.CDLL(str(lib))
+    assert compiler(), "no C compiler on PATH: the shim is compiled from source"
+    flags = load_setup().ISA_FLAGS[f"_kernels.build_{request.param}"]
+    return ctypes.CDLL(str(compile_shim(SHIM, flags,
+                                        tmp_path_factory.mktemp(f"simd64_{request.param}"))))
 
 
 def _ptr(a):

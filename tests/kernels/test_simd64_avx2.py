@@ -8,19 +8,14 @@ up to the bound p < 2^51 - 2^29 (the largest odd modulus below it too: the bound
 need a prime).  Where the CPU lacks AVX2/FMA the shim is compiled, not run.
 """
 import ctypes
-import os
 import random
-import shutil
-import subprocess
-import sysconfig
 
 import numpy as np
 import pytest
 
-import ntt_cy
+from kernel_shims import compile_shim, compiler
 from ntt_cy._support.cpu import cpu_features
 
-HEADERS = os.path.join(ntt_cy.__path__[0], "_kernels")
 BOUND = 2**51 - 2**29
 MODULI = [3, 7340033, 998244353, 1337006139375617, 2251799235919873, BOUND - 1]
 
@@ -70,16 +65,9 @@ void shim_bfly(int forward, uint64_t p, uint64_t *u, uint64_t *v, const double *
 
 @pytest.fixture(scope="module")
 def shim(tmp_path_factory):
-    d = tmp_path_factory.mktemp("simd64_avx2")
-    src, lib = d / "shim.c", d / "shim.so"
-    src.write_text(SHIM)
-    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(cc) is None:   # (a source build always has it; an installed wheel may not)
-        pytest.skip(f"no C compiler ({cc}) on PATH: the shim is compiled from source")
-    cmd = [cc, "-O2", "-shared", "-fPIC", "-mavx2", "-mfma", "-Wall", "-Werror", "-I", HEADERS,
-           str(src), "-o", str(lib)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
+    if compiler() is None:
+        pytest.skip("no C compiler on PATH: the shim is compiled from source")
+    lib = compile_shim(SHIM, ["-mavx2", "-mfma"], tmp_path_factory.mktemp("simd64_avx2"))
     # "avx2" stands for the _ntt_avx2 build's whole flag set, FMA included
     return ctypes.CDLL(str(lib)) if "avx2" in cpu_features() else None
 
