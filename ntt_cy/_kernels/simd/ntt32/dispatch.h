@@ -83,21 +83,22 @@ static inline size_t ntt32_run_stages(int forward, int k, uint32_t *a, const uin
                                       size_t h, size_t j0, size_t j1, const uint32_t *tw,
                                       const uint32_t *twq, uint32_t p, uint32_t pinv,
                                       uint64_t mu, int family, uint64_t *max_seen) {
+/* the sweep of K (a literal) stages: from src, or in place */
+#define NTT32_RUN_STAGES(K)                                                              \
+    (src ? NTT_BY_FAMILY(vec_u32_run_stages, 1, family, 1, 1, K, a, src, h, j0, j1, tw,    \
+                         twq, p, pinv, mu, max_seen)                                       \
+         : NTT_BY_FAMILY(vec_u32_run_stages, forward, family, 0, 1, K, a, a, h, j0, j1, tw, \
+                         twq, p, pinv, mu, NULL))
 #if NTT32_COLUMN_STAGES >= 3
     family = ntt32_family(family, p);
     if (k == 3)
-        return src ? NTT_BY_FAMILY(vec_u32_run_stages, 1, family, 1, 1, 3, a, src, h, j0, j1,
-                                   tw, twq, p, pinv, mu, max_seen)
-                   : NTT_BY_FAMILY(vec_u32_run_stages, forward, family, 0, 1, 3, a, a, h, j0,
-                                   j1, tw, twq, p, pinv, mu, NULL);
+        return NTT32_RUN_STAGES(3);
 #endif
 #if NTT32_COLUMN_STAGES >= 4
     if (k == 4)
-        return src ? NTT_BY_FAMILY(vec_u32_run_stages, 1, family, 1, 1, 4, a, src, h, j0, j1,
-                                   tw, twq, p, pinv, mu, max_seen)
-                   : NTT_BY_FAMILY(vec_u32_run_stages, forward, family, 0, 1, 4, a, a, h, j0,
-                                   j1, tw, twq, p, pinv, mu, NULL);
+        return NTT32_RUN_STAGES(4);
 #endif
+#undef NTT32_RUN_STAGES
     (void)forward; (void)k; (void)a; (void)src; (void)h; (void)j0; (void)j1; (void)tw;
     (void)twq; (void)p; (void)pinv; (void)mu; (void)family; (void)max_seen;
     return 0;
