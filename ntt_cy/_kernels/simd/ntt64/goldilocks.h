@@ -84,10 +84,11 @@ NTT_INLINE vec_t gl_times(vec_t x, int kind, vec_t sl, vec_t sr, const vec_u64_m
     return vec_u64_goldilocks_reduce(lo, vec_sub_u64(m->p, vec_shl32_u64(hi)), m);
 }
 
-/* (a + b) mod p and (a - b) mod p for a, b in [0, p): vec_u64_add / vec_u64_sub's
- * forms for p >= 2^63, taken without reading m->small. */
+/* (a + b) mod p and (a - b) mod p for a, b in [0, p): the forms for p >= 2^63 (small =
+ * 0, a literal: the group code takes m by pointer, so vec_u64_add would read m->small
+ * in every iteration). */
 NTT_INLINE vec_t gl_add(vec_t a, vec_t b, const vec_u64_mod *m) {
-    return vec_sub_mod_u64(a, vec_sub_u64(m->p, b), m->p, 0);
+    return vec_add_mod_u64(a, b, m->p, 0);
 }
 
 NTT_INLINE vec_t gl_sub(vec_t a, vec_t b, const vec_u64_mod *m) {

@@ -191,12 +191,17 @@ NTT_INLINE vec_t vec_u64_goldilocks(vec_t a, vec_t w, const vec_u64_mod *m) {
     return vec_u64_goldilocks_reduce(hi, lo, m);
 }
 
-/* a, b in [0, p) -> (a + b) mod p, (a - b) mod p.  p >= 2^63: a - (p - b), no 65-bit
- * sum.  p < 2^63 (vec_u64_small): a + b < 2p < 2^64, one fold. */
+/* (a + b) mod p for a, b in [0, p): small (p < 2^63): a + b < 2p < 2^64, one fold;
+ * else a - (p - b), no 65-bit sum.  The difference's twin is vec_sub_mod_u64. */
+NTT_INLINE vec_t vec_add_mod_u64(vec_t a, vec_t b, vec_t p, int small) {
+    if (small)
+        return vec_fold_u64(vec_add_u64(a, b), p);
+    return vec_sub_mod_u64(a, vec_sub_u64(p, b), p, 0);
+}
+
+/* a, b in [0, p) -> (a + b) mod p, (a - b) mod p, p < 2^63 or not as vec_u64_small says. */
 NTT_INLINE vec_t vec_u64_add(vec_t a, vec_t b, const vec_u64_mod *m) {
-    if (vec_u64_small(m))
-        return vec_fold_u64(vec_add_u64(a, b), m->p);
-    return vec_sub_mod_u64(a, vec_sub_u64(m->p, b), m->p, 0);
+    return vec_add_mod_u64(a, b, m->p, vec_u64_small(m));
 }
 
 NTT_INLINE vec_t vec_u64_sub(vec_t a, vec_t b, const vec_u64_mod *m) {
