@@ -11,7 +11,7 @@
  * (tests/ check the kernels against exact transforms).  Best of 300 runs per phase.
  * Before the phases, the butterflies alone: in registers (the rate the phases are
  * measured against) and streamed through L1 (butterflies_through_l1, including one
- * variant the kernels do not use).
+ * variants the kernels do not use).
  * Then the element-wise steps of a product (pointwise, CRT reconstruction): see
  * elementwise().
  */
@@ -149,7 +149,26 @@ NTT_INLINE void ct_butterfly_unfolded(__m256i *u, __m256i *v, const vec_u32_twid
     *v = _mm256_add_epi32(x, _mm256_sub_epi32(m->two_p, t));
 }
 
-enum { STREAM_DIF, STREAM_DIT, STREAM_DIT_UNFOLDED, STREAM_SHOUP, STREAM_KINDS };
+/* The same Cooley-Tukey butterfly on signed residues, 10 vector ops: not a kernel of
+ * the package either.  A Shoup product of a signed a in (-2^31, 2^31), its high half
+ * from vpmuldq (signed) instead of vpmuludq, is a w - q p in [0, 2p) for a >= 0 and in
+ * [-p, p) for a < 0, so |t| < 2p and u +- t needs no offset and no fold: |u| < (2s + 1)
+ * p after s stages, 37p < 2^31 for 18 stages (n = 2^18), i.e. p < 2^25.79.  Three such
+ * primes (2^18 | p - 1) hold a product of 2^17 residues mod 10^9 + 7 (2^76.8) with
+ * half a bit to spare. */
+NTT_INLINE void ct_butterfly_signed(__m256i *u, __m256i *v, const vec_u32_twiddle *tw,
+                                    const vec_u32_mod *m) {
+    __m256i even = _mm256_srli_epi64(_mm256_mul_epi32(*v, tw->q), 32);
+    __m256i odd = _mm256_mul_epi32(_mm256_srli_epi64(*v, 32), tw->q_odd);
+    __m256i q = _mm256_blend_epi32(even, odd, 0xAA);
+    __m256i t = _mm256_sub_epi32(_mm256_mullo_epi32(*v, tw->w), _mm256_mullo_epi32(q, m->p));
+    __m256i x = *u;
+    *u = _mm256_add_epi32(x, t);
+    *v = _mm256_sub_epi32(x, t);
+}
+
+enum { STREAM_DIF, STREAM_DIT, STREAM_DIT_UNFOLDED, STREAM_DIT_SIGNED, STREAM_SHOUP,
+       STREAM_KINDS };
 
 /* One butterfly kind over 2 x 256 vectors (16 KiB, L1-resident), one broadcast twiddle:
  * independent butterflies, so this is the throughput the passes could reach, where
@@ -157,7 +176,11 @@ enum { STREAM_DIF, STREAM_DIT, STREAM_DIT_UNFOLDED, STREAM_SHOUP, STREAM_KINDS }
  * constant, so the timed loop holds that kind's butterfly and no test of `kind`. */
 NTT_INLINE double butterflies_through_l1(int kind) {
     enum { VECTORS = 256, REPEATS = 20000 };
-    static __m256i u[VECTORS], v[VECTORS];
+    /* u and v in one page-aligned buffer, v five vectors past u's end: as two static
+     * arrays, wherever the linker put them, one kind's rate moved by up to 20% from
+     * one build of this file to the next. */
+    static __m256i buffer[2 * VECTORS + 5] __attribute__((aligned(4096)));
+    __m256i *u = buffer, *v = buffer + VECTORS + 5;
     vec_u32_mod m = vec_u32_modulus(P, 0, 0, NTT_LAZY);
     uint32_t w = 3, wq = (uint32_t)(((uint64_t)w << 32) / P);
     vec_u32_twiddle t = vec_u32_twiddle_of(_mm256_set1_epi32((int)w), _mm256_set1_epi32((int)wq));
@@ -177,6 +200,8 @@ NTT_INLINE double butterflies_through_l1(int kind) {
                     vec_u32_butterfly(0, &x, &y, &t, &m, 0);
                 else if (kind == STREAM_DIT_UNFOLDED)
                     ct_butterfly_unfolded(&x, &y, &t, &m);
+                else if (kind == STREAM_DIT_SIGNED)
+                    ct_butterfly_signed(&x, &y, &t, &m);
                 else
                     y = vec_u32_shoup_odd(y, t.w, t.q, t.q_odd, m.p);
                 _mm256_store_si256(u + i, x);
@@ -239,10 +264,13 @@ int main(void) {
     printf("n = 2^%d, p = %u, LAZY, one thread; best of 300\n", LOG2N, P);
     printf("%-38s            %.3f ns/butterfly\n", "butterflies in registers", rate);
     const char *kind[STREAM_KINDS] = {"through L1: DIF, 13 ops", "through L1: DIT, 13 ops",
-                                      "through L1: DIT unfolded, 11 ops", "through L1: Shoup alone, 8 ops"};
+                                      "through L1: DIT unfolded, 11 ops",
+                                      "through L1: DIT signed, 10 ops",
+                                      "through L1: Shoup alone, 8 ops"};
     const double stream[STREAM_KINDS] = {
         butterflies_through_l1(STREAM_DIF), butterflies_through_l1(STREAM_DIT),
-        butterflies_through_l1(STREAM_DIT_UNFOLDED), butterflies_through_l1(STREAM_SHOUP)};
+        butterflies_through_l1(STREAM_DIT_UNFOLDED), butterflies_through_l1(STREAM_DIT_SIGNED),
+        butterflies_through_l1(STREAM_SHOUP)};
     for (int k = 0; k < STREAM_KINDS; k++)
         printf("%-38s            %.3f ns/butterfly\n", kind[k], stream[k]);
     for (int k = 0; k < PHASES; k++) {
