@@ -38,14 +38,27 @@ __all__ = ["ntt", "intt", "NTTPlan", "polymul", "convolve", "bigmul", "mul_mod",
            "set_workers", "get_memory_limit", "set_memory_limit", "primes", "show_config", "__version__"]
 
 
-if TYPE_CHECKING:   # (type checkers see ntt_cy.cuda as an attribute, and no other)
+# Loaded on first use, as attributes (`import ntt_cy` then `ntt_cy.dask.polymul(...)`):
+# ntt_cy.cuda, whose PyCUDA loads only when a GPU call needs it, and ntt_cy.dask, which
+# needs the dask extra (without it, the attribute raises ntt_cy.dask's ImportError,
+# which says how to install it).
+_SUBMODULES_ON_USE = ("cuda", "dask")
+
+if TYPE_CHECKING:   # (type checkers see the two as attributes)
     from ntt_cy import cuda as cuda
+    from ntt_cy import dask as dask
 else:
     def __getattr__(name: str) -> ModuleType:
-        # ntt_cy.cuda without `import ntt_cy.cuda`; PyCUDA itself loads only when a GPU
-        # call needs it
-        if name == "cuda":
+        if name in _SUBMODULES_ON_USE:
             import importlib
 
-            return importlib.import_module("ntt_cy.cuda")
+            return importlib.import_module(f"ntt_cy.{name}")
         raise AttributeError(f"module 'ntt_cy' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_SUBMODULES_ON_USE})
+
+
+# (helpers of this file, not names of the package)
+del ModuleType, TYPE_CHECKING, short_spin_while_loading

@@ -1,8 +1,11 @@
 """The conventions numpy and scipy.fft users expect: n= crops or pads, dtypes kept,
 `out` of either unsigned width (in place on uint64 and int64 arrays), empty batches,
-plans compared and hashed by their parameters, and the small argument checks."""
+plans compared and hashed by their parameters, the small argument checks, and the
+namespace (public names only, the optional submodules loaded on first use as scipy's)."""
 import itertools
 import pickle
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -326,3 +329,38 @@ def test_mul_mod_out_of_either_width():
     assert ntt_cy.mul_mod(a, a, 11, out=a) is a and a.tolist() == [v * v % 11 for v in range(10)]
     with pytest.raises(TypeError, match="cannot hold"):
         ntt_cy.mul_mod(a, a, 2**40, out=np.empty(10, np.uint32))
+
+
+# ---------------------------------------------------------------- the namespace
+
+def test_dir_lists_the_public_names_and_the_optional_submodules_only():
+    names = set(dir(ntt_cy))
+    assert set(ntt_cy.__all__) | {"cuda", "dask"} <= names
+    assert not names & {"ModuleType", "TYPE_CHECKING", "short_spin_while_loading"}
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        ntt_cy.no_such_name
+
+
+def _fresh_python(code):
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_cuda_and_dask_load_on_first_use():
+    run = _fresh_python(
+        "import sys, ntt_cy\n"
+        "assert not {'dask', 'ntt_cy.dask', 'ntt_cy.cuda', 'pycuda'} & set(sys.modules)\n"
+        "import numpy as np, dask.array as da\n"
+        "a = da.from_array(np.arange(4, dtype=np.uint32), chunks=2)\n"
+        "print(ntt_cy.dask.polymul(a, a, 7).compute().tolist(), ntt_cy.cuda.NTTPlan.__name__)\n")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["[0,", "0,", "1,", "4,", "3,", "5,", "2]", "NTTPlan"]
+
+
+def test_without_dask_its_attribute_says_how_to_install_it():
+    run = _fresh_python("import sys; sys.modules['dask'] = None\n"
+                        "import ntt_cy\n"
+                        "print(ntt_cy.polymul([1, 2], [3], 7).tolist())\n"
+                        "ntt_cy.dask\n")
+    assert run.stdout.split() == ["[3,", "6]"]
+    assert run.returncode == 1 and 'ntt_cy.dask needs dask: pip install "ntt_cy[dask]"' in run.stderr
