@@ -153,9 +153,10 @@ NTT_INLINE void ct_butterfly_unfolded(__m256i *u, __m256i *v, const vec_u32_twid
  * the package either.  A Shoup product of a signed a in (-2^31, 2^31), its high half
  * from vpmuldq (signed) instead of vpmuludq, is a w - q p in [0, 2p) for a >= 0 and in
  * [-p, p) for a < 0, so |t| < 2p and u +- t needs no offset and no fold: |u| < (2s + 1)
- * p after s stages, 37p < 2^31 for 18 stages (n = 2^18), i.e. p < 2^25.79.  Three such
- * primes (2^18 | p - 1) hold a product of 2^17 residues mod 10^9 + 7 (2^76.8) with
- * half a bit to spare. */
+ * p after s stages from |u| < p.  For 18 stages (n = 2^18) that is 37p < 2^31, p <
+ * 2^25.79, and the three largest such primes with 2^18 | p - 1 multiply to 2^76.3, short
+ * of a product of 2^17 residues mod 10^9 + 7 (up to 2^76.8): at that length a reduction
+ * midway is needed (19p after 9 stages: p < 2^26.75, three primes 2^80.05). */
 NTT_INLINE void ct_butterfly_signed(__m256i *u, __m256i *v, const vec_u32_twiddle *tw,
                                     const vec_u32_mod *m) {
     __m256i even = _mm256_srli_epi64(_mm256_mul_epi32(*v, tw->q), 32);
