@@ -15,7 +15,8 @@ from ntt_cy._support.aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWID
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.pieces import piece_rows, piece_starts
 from ntt_cy._support.scratch import scratch
-from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, effective_threads
+from ntt_cy._support.threads import (MAX_WORKERS, PARALLEL_MIN_ELEMENTS, check_workers,
+                                      effective_threads)
 from ntt_cy._typing import Integer, IntegerArray, Kind, Reduction
 from ntt_cy.primes import root_of_unity
 
@@ -25,6 +26,9 @@ _Plan = TypeVar("_Plan")
 
 # The longest transform: the bit-reversal table holds uint32 indices.
 MAX_LENGTH = 1 << 32
+# One row shorter than this is one compiled call, its arguments read there
+# (_ntt.plan_row_call, _ntt.transform_row): rows this short poll for no signal anyway.
+ROW_CALL_BELOW_N: int = _ntt.ROW_CALL_BELOW_N
 # Transforms of fewer values are one kernel call without estimating their time: well
 # within two pieces (_support/pieces.py) on every kernel build.
 PIECES_FROM = 1 << 18
@@ -189,7 +193,7 @@ class NTTPlan:
         self._modulus = modulus_constants(p, self.dtype,
                                           _ntt.montgomery_bits(p, self.dtype.itemsize))
         self._tables: dict[str, Any] = {}
-        # The tables of the plan's own family once built, for n < PARALLEL_MIN_ELEMENTS:
+        # The tables of the plan's own family once built, for n < ROW_CALL_BELOW_N:
         # forward / inverse then try the compiled one-row call (_ntt.plan_row_call) first
         self._row_tables: Any = None
         self._lock = threading.Lock()
@@ -248,7 +252,7 @@ class NTTPlan:
                 if t is None:
                     t = self._build_tables(family)
                     self._tables[family] = t
-                    if family == self.reduction and self.n < PARALLEL_MIN_ELEMENTS:
+                    if family == self.reduction and self.n < ROW_CALL_BELOW_N:
                         self._row_tables = t
         return t
 
@@ -443,13 +447,16 @@ class NTTPlan:
     def _row_call(self, a: object, axis: object, out: object, workers: Integer | None,
                   bit_reversed: object, is_forward: bool, assume_reduced: object
                   ) -> IntegerArray | None:
-        """forward / inverse of one small row in the plan's family in one compiled call
-        (_ntt.plan_row_call reads the arguments' headers), or None for _transform, which
-        checks everything and raises."""
-        if workers is not None:
-            check_workers(workers)   # (one thread whatever it says, as _transform)
+        """forward / inverse of one row (n < ROW_CALL_BELOW_N) in the plan's family in
+        one compiled call (_ntt.plan_row_call reads the arguments' headers), on the
+        threads _transform would take, or None for _transform, which checks everything
+        and raises."""
+        threads = 1 if workers is None and self.n < PARALLEL_MIN_ELEMENTS \
+            else row_threads(workers, self.n)
+        if threads == 0:
+            return None
         result: IntegerArray | None = _ntt.plan_row_call(
-            a, out, self._row_tables, is_forward, bit_reversed, assume_reduced, axis)
+            a, out, self._row_tables, is_forward, bit_reversed, assume_reduced, axis, threads)
         return result
 
     def _family(self, reduction: Reduction | None) -> str:
@@ -580,31 +587,47 @@ class NTTPlan:
         check_memory(need, "a transform of shape {} on {} lanes", arr.shape, self.dtype)
 
 
+def row_threads(workers: Integer | None, n: int) -> int:
+    """The threads the general route gives one row of n values (effective_threads), or
+    0 where `workers` is not a count it takes: the one-row calls then leave the call to
+    the general route, which raises in its own order."""
+    if n < PARALLEL_MIN_ELEMENTS and (workers is None or type(workers) is int
+                                      and 0 < workers <= MAX_WORKERS):
+        return 1   # (the common small call: no thread count to resolve)
+    try:
+        return effective_threads(workers, n)
+    except (TypeError, ValueError):
+        return 0
+
+
 def single_row_transform(plan: NTTPlan, a: object, axis: Integer,
                          reduction: Reduction | None, workers: Integer | None,
                          is_forward: bool, checked: bool = True) -> IntegerArray | None:
-    """plan's transform of a 1-D ndarray, list or tuple `a` of n < PARALLEL_MIN_ELEMENTS
-    values (one thread whatever `workers` says) in one compiled call, natural order
-    into a fresh array (_ntt.transform_row: the layers of _transform cost ~10 us,
-    20-40 times the butterflies of n = 256); None for the general route, which also
-    raises every error in its own order.  checked=False: the caller guarantees values
-    in [0, p), which are then never compared with p (_ntt.transform_row)."""
+    """plan's transform of a 1-D ndarray, list or tuple `a` of n < ROW_CALL_BELOW_N
+    values in one compiled call, on the threads the general route would take (one below
+    PARALLEL_MIN_ELEMENTS), natural order into a fresh array (_ntt.transform_row: the
+    layers of _transform cost ~4 us, 10-20 times the butterflies of n = 256); None for
+    the general route, which also raises every error in its own order.  checked=False:
+    the caller guarantees values in [0, p), which are then never compared with p
+    (_ntt.transform_row)."""
     if type(a) is list or type(a) is tuple:   # (read as ntt() reads them)
-        a = _checks.single_row_operand(a, PARALLEL_MIN_ELEMENTS)
+        a = _checks.single_row_operand(a, ROW_CALL_BELOW_N)
     if type(a) is not np.ndarray or a.ndim != 1 or a.dtype.kind not in "iu" \
             or a.shape[0] != plan.n \
-            or plan.n >= PARALLEL_MIN_ELEMENTS or type(axis) is not int \
+            or plan.n >= ROW_CALL_BELOW_N or type(axis) is not int \
             or not -1 <= axis <= 0 or not (reduction is None or type(reduction) is str):
+        return None
+    threads = row_threads(workers, plan.n)
+    if threads == 0:
         return None
     try:
         tables = plan.tables(plan._family(reduction))
     except ValueError:
         return None
-    result: IntegerArray | None = _ntt.transform_row(a, tables, is_forward, checked)
+    result: IntegerArray | None = _ntt.transform_row(a, tables, is_forward, checked, True, None,
+                                                     threads)
     if result is None:
         return None
-    if workers is not None:
-        check_workers(workers)
     dt = a.dtype
     if dt is plan.dtype or dt.kind != "u" or plan.p > 1 << (8 * dt.itemsize):
         return result
@@ -634,8 +657,8 @@ def remember_row_tables(plan: NTTPlan, kind: str) -> None:
     cached_plan(plan.n, plan.p, None, kind, None)."""
     tables = plan._row_tables
     key = (plan.n, plan.p, kind)
-    if tables is None or row_tables_by_key.get(key) is tables:
-        return
+    if tables is None or plan.n >= PARALLEL_MIN_ELEMENTS or row_tables_by_key.get(key) is tables:
+        return   # (cached_row_call runs one thread: longer rows take single_row_transform)
     with _row_tables_lock:
         while len(row_tables_by_key) >= ROW_TABLES_LIMIT:
             del row_tables_by_key[next(iter(row_tables_by_key))]

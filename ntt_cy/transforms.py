@@ -8,11 +8,11 @@ import numpy.typing as npt
 
 from ntt_cy._support import checks as _checks
 from ntt_cy._support.checks import check_backend
-from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers
+from ntt_cy._support.threads import check_workers
 from ntt_cy._typing import Backend, Integer, IntegerArray, Kind, Reduction
 from ntt_cy._kernels import active as _ntt
-from ntt_cy.plan import (NTTPlan, cached_plan, get_plan, remember_row_tables, row_tables_by_key,
-                          single_row_transform)
+from ntt_cy.plan import (ROW_CALL_BELOW_N, NTTPlan, cached_plan, get_plan, remember_row_tables,
+                          row_tables_by_key, single_row_transform)
 
 
 __all__ = ["ntt", "intt"]
@@ -62,7 +62,7 @@ def _single_row(a: npt.ArrayLike, p: Integer, axis: Integer, kind: Kind, reducti
     route."""
     if type(p) is not int or type(kind) is not str:
         return None
-    a = _checks.single_row_operand(a, PARALLEL_MIN_ELEMENTS)
+    a = _checks.single_row_operand(a, ROW_CALL_BELOW_N)
     if a is None or a.dtype.kind not in "iu":
         return None   # (before the plan: tables are not built for an input refused anyway)
     try:

@@ -1,7 +1,8 @@
 """The compiled one-call paths of small 1-D calls: NTTPlan.forward / inverse once the
-plan's tables are built (plan_row_call), ntt / intt once a call has kept the default
-plan's tables (cached_row_call), polymul once its product is prepared
-(cached_product_call).  Each gives the general route's result bit for bit in every
+plan's tables are built (plan_row_call; rows up to ROW_CALL_BELOW_N, on the threads the
+general route resolves), ntt / intt once a call has kept the default plan's tables
+(cached_row_call, one thread) or into a fresh array (transform_row), polymul once its
+product is prepared (cached_product_call).  Each gives the general route's result bit for bit in every
 out / order / dtype form, leaves its inputs intact, and declines whatever it does not
 read, so that a bad argument raises the general route's error, message and all."""
 import numpy as np
@@ -10,8 +11,8 @@ import pytest
 import ntt_cy
 from ntt_cy import NTTPlan
 from ntt_cy._kernels import active as _ntt
-from ntt_cy._support.threads import MAX_WORKERS
-from ntt_cy.plan import row_tables_by_key
+from ntt_cy._support.threads import MAX_WORKERS, PARALLEL_MIN_ELEMENTS, effective_threads
+from ntt_cy.plan import ROW_CALL_BELOW_N, row_tables_by_key
 
 # (p, kind, lengths): uint32 and uint64 lanes, the lattice moduli, Goldilocks
 CASES = [(998244353, "cyclic", (1, 2, 16, 256, 1024, 4096)),
@@ -246,3 +247,64 @@ def test_ntt_call_takes_the_worker_counts_the_general_route_takes():
     for workers in (0, -1, MAX_WORKERS + 1, 1.0, np.int64(1)):   # the general route's call
         assert _ntt.cached_row_call(a, p, "cyclic", row_tables_by_key, True, None, False, -1,
                                     "auto", workers) is None
+
+
+
+# Rows from the length that uses threads up to ROW_CALL_BELOW_N: one compiled call on the
+# threads the general route would resolve.
+LONGER_CASES = [(998244353, "cyclic"), (998244353, "negacyclic"), (1337006139375617, "cyclic"),
+                (2**64 - 2**32 + 1, "cyclic")]
+
+
+@pytest.mark.parametrize("p,kind", LONGER_CASES)
+@pytest.mark.parametrize("n", [PARALLEL_MIN_ELEMENTS, ROW_CALL_BELOW_N // 2])
+def test_longer_rows_take_the_compiled_call_on_the_resolved_threads(p, kind, n):
+    plan = NTTPlan(n, p, kind=kind)
+    plan.forward(np.zeros(n, plan.dtype))
+    assert plan._row_tables is not None and (n, p, kind) not in row_tables_by_key
+    x = np.random.default_rng(n % 97 + p % 89).integers(0, p, n, dtype=np.uint64)
+    x = x.astype(plan.dtype)
+    x[-1] = p - 1
+    before = x.copy()
+    for forward in (True, False):
+        method = plan.forward if forward else plan.inverse
+        for br in (False, True):
+            expect = method(x, bit_reversed=br, reduction=plan.reduction)   # the general route
+            for workers in (None, 1, 2, -1):
+                threads = effective_threads(workers, n)
+                got = _ntt.plan_row_call(x, None, plan._row_tables, forward, br, False, -1,
+                                         threads)
+                assert got is not None and np.array_equal(got, expect), (forward, br, workers)
+                assert np.array_equal(method(x, bit_reversed=br, workers=workers), expect)
+                out = np.full(n, 7, plan.dtype)
+                assert method(x, bit_reversed=br, out=out, workers=workers) is out
+                assert np.array_equal(out, expect)
+                inplace = x.copy()
+                assert method(inplace, bit_reversed=br, out=inplace, workers=workers) is inplace
+                assert np.array_equal(inplace, expect)
+        fn = ntt_cy.ntt if forward else ntt_cy.intt
+        for workers in (None, 1, 2):
+            assert np.array_equal(fn(x, p, kind=kind, workers=workers),
+                                  method(x, reduction=plan.reduction))
+        assert np.array_equal(x, before)
+    bad = x.copy()
+    bad[n // 3] = p   # declined, so the general route raises, the input intact
+    assert _ntt.plan_row_call(bad, None, plan._row_tables, True, False, False, -1, 2) is None
+    assert _ntt.transform_row(bad, plan._row_tables, True, True, True, None, 2) is None
+    with pytest.raises(ValueError, match="outside"):
+        plan.forward(bad, out=bad)
+    assert bad[n // 3] == p and np.array_equal(np.delete(bad, n // 3), np.delete(x, n // 3))
+    for workers in (0, 1.5, MAX_WORKERS + 1):   # the general route's errors
+        assert _error(lambda: plan.forward(x, workers=workers)) == \
+            _error(lambda: plan.forward(x[None], workers=workers))
+    with pytest.raises(ValueError, match="thread count 0"):
+        _ntt.transform_row(x, plan._row_tables, True, True, True, None, 0)
+
+
+def test_rows_from_the_polled_length_on_take_the_general_route():
+    n = ROW_CALL_BELOW_N   # (rows this long poll for signals: tests/kernels/test_interrupts.py)
+    plan = NTTPlan(n, 998244353)
+    x = np.arange(n, dtype=np.uint32)
+    expect = plan.forward(x[None])[0]
+    assert plan._row_tables is None and np.array_equal(plan.forward(x), expect)
+    assert _ntt.transform_row(x, plan.tables(plan.reduction), True) is None

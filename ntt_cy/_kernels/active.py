@@ -15,6 +15,7 @@ transform_row = kernels.transform_row
 plan_row_call = kernels.plan_row_call
 cached_row_call = kernels.cached_row_call
 cached_product_call = kernels.cached_product_call
+ROW_CALL_BELOW_N = kernels.ROW_CALL_BELOW_N
 inverse = kernels.inverse
 pointwise_mul = kernels.pointwise_mul
 pointwise_inverse = kernels.pointwise_inverse

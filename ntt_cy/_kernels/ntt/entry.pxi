@@ -8,6 +8,11 @@ cdef enum:
     # pieces of ~25 ms (ntt_cy._support.pieces) and need none.
     POLL_MIN_N = 65536
 
+# The compiled one-row calls (row_calls.pxi) take rows below this length: no entry
+# point gives them an Interrupt, so one call with no poll answers Ctrl-C as soon as the
+# general route would (2^15 values: ~0.1 ms on one thread).
+ROW_CALL_BELOW_N = POLL_MIN_N
+
 
 cdef inline bint polls(Py_ssize_t rows, Py_ssize_t n, int threads) noexcept nogil:
     # Whether an entry point gives its rows an Interrupt: rows of POLL_MIN_N values or

@@ -1,8 +1,9 @@
-# One small row transformed in one compiled call: transform_row (a row and a plan's
-# tables), and the fast paths of NTTPlan.forward / inverse (plan_row_call) and of
-# ntt / intt (cached_row_call), which also read the call's arguments here.  The Python
-# layers of a general call cost microseconds, more than the butterflies of
-# n = 256..4096.  Every check reads a header; whatever one does not accept gives None
+# One row transformed in one compiled call: transform_row (a row and a plan's tables),
+# and the fast paths of NTTPlan.forward / inverse (plan_row_call) and of ntt / intt
+# (cached_row_call), which also read the call's arguments here.  The Python layers of a
+# general call cost ~4 us, more than the butterflies of n = 256..4096 and a third of
+# those of n = 2^14; rows below ROW_CALL_BELOW_N (entry.pxi) come here, on the threads
+# the caller resolved.  Every check reads a header; whatever one does not accept gives None
 # (nothing is written then, except a separate `out` when a value >= p was found): the
 # general route then converts, checks and raises as always.
 
@@ -22,13 +23,13 @@ cdef bint writable_row(object out, int lanes, uint64_t p, Py_ssize_t n) noexcept
 
 
 cdef object row_transform(object x, TransformTables tables, bint is_forward, bint checked,
-                          bint natural, object out):
+                          bint natural, object out, int threads):
     # transform_row's work (see there).
     cdef const Tables* t = &tables.c
     cdef int width = row_width(x, t.mod.p), lanes = tables.lane_bytes
     cdef Py_ssize_t n = tables.n
-    if width == 0 or cnp.PyArray_DIM(<cnp.ndarray>x, 0) != n:
-        return None
+    if width == 0 or cnp.PyArray_DIM(<cnp.ndarray>x, 0) != n or n >= POLL_MIN_N:
+        return None   # (n >= ROW_CALL_BELOW_N: the general route, which polls for signals)
     cdef const char* src = <const char*>cnp.PyArray_DATA(<cnp.ndarray>x)
     cdef cnp.npy_intp length = n
     cdef cnp.ndarray result
@@ -45,9 +46,30 @@ cdef object row_transform(object x, TransformTables tables, bint is_forward, bin
         return None   # (a partial overlap: the general route refuses it)
     if in_place and width != lanes:
         return None
-    cdef uint64_t seen[SLOT]
-    cdef uint64_t top = 0
-    memset(seen, 0, sizeof(seen))
+    # the kernels' largest-value slots: one on this stack, or one per thread
+    cdef uint64_t one_slot[SLOT]
+    cdef uint64_t* seen
+    if threads == 1:
+        memset(one_slot, 0, sizeof(one_slot))
+        return run_row_kernel(x, result, src, dst, width, lanes, n, t, is_forward, checked,
+                              natural, out, 1, one_slot)
+    seen = _seen_slots(threads)   # (checks the count)
+    try:
+        return run_row_kernel(x, result, src, dst, width, lanes, n, t, is_forward, checked,
+                              natural, out, threads, seen)
+    finally:
+        free(seen)
+
+
+cdef inline object run_row_kernel(object x, cnp.ndarray result, const char* src, char* dst,
+                                  int width, int lanes, Py_ssize_t n, const Tables* t,
+                                  bint is_forward, bint checked, bint natural, object out,
+                                  int threads, uint64_t* seen):
+    # row_transform's conversion, check and kernel call, seen its zeroed slots (one per
+    # thread); result: what row_transform returns.
+    cdef bint in_place = <const char*>dst == src
+    cdef uint64_t top = 0, largest = 0
+    cdef int k
     if width != lanes:
         # in place, the kernels' own report of the largest value is not one of x's
         load_lanes(src, width, n, dst, lanes, 1, &top)
@@ -59,17 +81,20 @@ cdef object row_transform(object x, TransformTables tables, bint is_forward, bin
             return None
     with nogil:
         if lanes == 4 and is_forward:
-            forward_row(<const uint32_t*>src, <uint32_t*>dst, n, t, 1, natural, True, seen)
+            forward_row(<const uint32_t*>src, <uint32_t*>dst, n, t, threads, natural, True, seen)
         elif lanes == 4:
-            inverse_row(<const uint32_t*>src, <uint32_t*>dst, n, t, 1, natural, True, NULL, 0,
-                        False, seen)
+            inverse_row(<const uint32_t*>src, <uint32_t*>dst, n, t, threads, natural, True, NULL,
+                        0, False, seen)
         elif is_forward:
-            forward_row(<const uint64_t*>src, <uint64_t*>dst, n, t, 1, natural, True, seen)
+            forward_row(<const uint64_t*>src, <uint64_t*>dst, n, t, threads, natural, True, seen)
         else:
-            inverse_row(<const uint64_t*>src, <uint64_t*>dst, n, t, 1, natural, True, NULL, 0,
-                        False, seen)
-    if checked and src != dst and seen[0] >= t.mod.p:
-        return None
+            inverse_row(<const uint64_t*>src, <uint64_t*>dst, n, t, threads, natural, True, NULL,
+                        0, False, seen)
+    if checked and src != dst:   # (checked=False: the values are never compared)
+        for k in range(threads):
+            largest = max64(largest, seen[k * SLOT])
+        if largest >= t.mod.p:
+            return None
     if out is None and width != lanes and not cnp.PyArray_ISSIGNED(<cnp.ndarray>x) \
             and (width == 8 or t.mod.p <= (<uint64_t>1 << 32)):
         return result.astype((<cnp.ndarray>x).dtype)   # (a uint32 / uint64 input keeps its dtype)
@@ -77,11 +102,13 @@ cdef object row_transform(object x, TransformTables tables, bint is_forward, bin
 
 
 def transform_row(x, TransformTables tables, bint is_forward, bint checked=True,
-                  bint natural=True, out=None):
+                  bint natural=True, out=None, int threads=1):
     """The forward transform (values in [0, p); natural order, or bit-reversed with
     natural=False) or the normalised inverse (of natural or, natural=False,
-    bit-reversed input) of one row, on one thread, straight from the caller's 1-D
-    array into a fresh 64-byte aligned result, or into `out` (which may be x itself).
+    bit-reversed input) of one row of n < ROW_CALL_BELOW_N values, on `threads`
+    threads (as the caller resolved them: 1 below PARALLEL_MIN_ELEMENTS), straight
+    from the caller's 1-D array into a fresh 64-byte aligned result, or into `out`
+    (which may be x itself).
 
     The result's dtype: the lanes', except a uint32 / uint64 x of the other width
     that holds [0, p), which keeps its own (result_dtype's rule).  None (nothing
@@ -93,27 +120,27 @@ def transform_row(x, TransformTables tables, bint is_forward, bint checked=True,
     place.  checked=False (the caller guarantees x < p): the values are not compared
     with p at all, so that nothing branches on them; a value >= p then gives a
     meaningless result."""
-    return row_transform(x, tables, is_forward, checked, natural, out)
+    return row_transform(x, tables, is_forward, checked, natural, out, threads)
 
 
 def plan_row_call(x, out, TransformTables tables, bint is_forward, bit_reversed,
-                  assume_reduced, axis):
+                  assume_reduced, axis, int threads=1):
     """NTTPlan.forward / inverse(x, out=out, bit_reversed=..., assume_reduced=...,
-    axis=axis) with the plan's default tables, or None for the general route: the
-    flags must be Python bools and axis the int -1 or 0 (anything else, the general
-    route checks), then transform_row."""
-    return row_call(x, out, tables, is_forward, bit_reversed, assume_reduced, axis)
+    axis=axis) with the plan's default tables on `threads` threads, or None for the
+    general route: the flags must be Python bools and axis the int -1 or 0 (anything
+    else, the general route checks), then transform_row."""
+    return row_call(x, out, tables, is_forward, bit_reversed, assume_reduced, axis, threads)
 
 
 cdef object row_call(x, out, TransformTables tables, bint is_forward, bit_reversed,
-                     assume_reduced, axis):
+                     assume_reduced, axis, int threads):
     # plan_row_call's work (see there).
     if (bit_reversed is not True and bit_reversed is not False) \
             or (assume_reduced is not True and assume_reduced is not False) \
             or not (type(axis) is int and (axis == -1 or axis == 0)):
         return None
     return row_transform(x, tables, is_forward, assume_reduced is False,
-                         bit_reversed is False, out)
+                         bit_reversed is False, out, threads)
 
 
 def cached_row_call(x, p, kind, dict tables_by_key, bint is_forward, out, assume_reduced,
@@ -124,8 +151,8 @@ def cached_row_call(x, p, kind, dict tables_by_key, bint is_forward, out, assume
     ndarray, p an int and kind a str (exactly: a float p equal to an int must not
     find its tables), reduction the str "auto", workers None or an int in [1, 1024]
     (ntt_cy._support.threads.MAX_WORKERS; these rows are below the size that uses more
-    than one thread), tables present, then plan_row_call's checks and
-    transform_row."""
+    than one thread: ntt_cy.plan.remember_row_tables keeps no longer ones), tables
+    present, then plan_row_call's checks and transform_row."""
     if not cnp.PyArray_CheckExact(x) or cnp.PyArray_NDIM(<cnp.ndarray>x) != 1 \
             or type(p) is not int or type(kind) is not str \
             or not (workers is None or type(workers) is int and 1 <= workers <= 1024) \
@@ -134,7 +161,8 @@ def cached_row_call(x, p, kind, dict tables_by_key, bint is_forward, out, assume
     tables = tables_by_key.get((cnp.PyArray_DIM(<cnp.ndarray>x, 0), p, kind))
     if tables is None:
         return None
-    return row_call(x, out, <TransformTables>tables, is_forward, False, assume_reduced, axis)
+    return row_call(x, out, <TransformTables>tables, is_forward, False, assume_reduced, axis,
+                    1)
 
 
 def cached_product_call(a, b, m, kind, dict prepared, assume_reduced):
