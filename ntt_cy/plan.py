@@ -26,8 +26,9 @@ _Plan = TypeVar("_Plan")
 
 # The longest transform: the bit-reversal table holds uint32 indices.
 MAX_LENGTH = 1 << 32
-# One row shorter than this is one compiled call, its arguments read there
-# (_ntt.plan_row_call, _ntt.transform_row): rows this short poll for no signal anyway.
+# One row shorter than this (2^17) is one compiled call, its arguments read there
+# (_ntt.plan_row_call, _ntt.transform_row): such a row ends long before a call would
+# first poll for signals (ntt_cy/_kernels/ntt/entry.pxi).
 ROW_CALL_BELOW_N: int = _ntt.ROW_CALL_BELOW_N
 # Transforms of fewer values are one kernel call without estimating their time: well
 # within two pieces (_support/pieces.py) on every kernel build.
@@ -594,6 +595,8 @@ def row_threads(workers: Integer | None, n: int) -> int:
     if n < PARALLEL_MIN_ELEMENTS and (workers is None or type(workers) is int
                                       and 0 < workers <= MAX_WORKERS):
         return 1   # (the common small call: no thread count to resolve)
+    if n * 32 >= memory_settings.check_from:
+        return 0   # (a set_memory_limit: the general route estimates the call's memory)
     try:
         return effective_threads(workers, n)
     except (TypeError, ValueError):

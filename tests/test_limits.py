@@ -49,6 +49,22 @@ def test_a_transform_beyond_the_limit_raises_before_allocating(limit):
     assert ntt_cy.ntt(a, 998244353).shape == a.shape
 
 
+def test_one_row_of_the_compiled_route_beyond_the_limit_raises_as_well(limit):
+    # a row of 2^15 values would be one compiled call; under a set limit it takes the
+    # general route, which estimates its memory first
+    p, n = 998244353, 1 << 15
+    plan = ntt_cy.NTTPlan(n, p)
+    a = np.arange(n, dtype=np.uint32)
+    expect = plan.forward(a)   # (the tables built)
+    limit(1 << 10)
+    for call in (lambda: plan.forward(a), lambda: plan.inverse(a, bit_reversed=True),
+                 lambda: ntt_cy.ntt(a, p), lambda: ntt_cy.intt(a, p, workers=1)):
+        with pytest.raises(MemoryError, match="set_memory_limit"):
+            call()
+    limit(None)
+    assert np.array_equal(plan.forward(a), expect)
+
+
 def test_the_broadcast_transform_of_the_issue_raises_at_once(limit):
     # 2^31 ones as a stride-0 view: each temporary fits in 16 GiB, all of them do not
     x = np.broadcast_to(np.uint32(1), (1 << 31,))

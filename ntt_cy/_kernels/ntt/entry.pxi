@@ -7,11 +7,14 @@ cdef enum:
     # of microseconds of work per row on.  Batches of rows on one thread each run in
     # pieces of ~25 ms (ntt_cy._support.pieces) and need none.
     POLL_MIN_N = 65536
+    # The compiled one-row calls (row_calls.pxi) take rows below this length, and
+    # attach no Interrupt.  A row of 2^16 values takes 0.1-2 ms on one thread (AVX-512
+    # uint32 to the emulated build's uint64 Montgomery), far less than POLL_NS: an
+    # entry point's Interrupt would not poll during it either, so Ctrl-C is answered
+    # as soon as on the general route.
+    ROW_CALL_BELOW = 2 * POLL_MIN_N
 
-# The compiled one-row calls (row_calls.pxi) take rows below this length: no entry
-# point gives them an Interrupt, so one call with no poll answers Ctrl-C as soon as the
-# general route would (2^15 values: ~0.1 ms on one thread).
-ROW_CALL_BELOW_N = POLL_MIN_N
+ROW_CALL_BELOW_N = ROW_CALL_BELOW
 
 
 cdef inline bint polls(Py_ssize_t rows, Py_ssize_t n, int threads) noexcept nogil:

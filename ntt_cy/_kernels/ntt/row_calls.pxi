@@ -28,8 +28,8 @@ cdef object row_transform(object x, TransformTables tables, bint is_forward, bin
     cdef const Tables* t = &tables.c
     cdef int width = row_width(x, t.mod.p), lanes = tables.lane_bytes
     cdef Py_ssize_t n = tables.n
-    if width == 0 or cnp.PyArray_DIM(<cnp.ndarray>x, 0) != n or n >= POLL_MIN_N:
-        return None   # (n >= ROW_CALL_BELOW_N: the general route, which polls for signals)
+    if width == 0 or cnp.PyArray_DIM(<cnp.ndarray>x, 0) != n or n >= ROW_CALL_BELOW:
+        return None   # (longer rows: the general route, whose Interrupt polls for signals)
     cdef const char* src = <const char*>cnp.PyArray_DATA(<cnp.ndarray>x)
     cdef cnp.npy_intp length = n
     cdef cnp.ndarray result
