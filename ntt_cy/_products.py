@@ -119,6 +119,8 @@ def _run_rows(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
     else:
         L, kind = na, route.kind
     if path == "direct":
+        if not checked and not route.unchecked:
+            raise AssertionError("internal: unchecked rows on a product that does not check them")
         out = prime_product(A2, B2, m, None, N, kind, threads, False, None, checked)
         if out is None:
             return None
@@ -201,8 +203,10 @@ def prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked=
     """Cyclic (negacyclic) convolution of the zero-padded rows mod the prime p, as an
     (R, N) array of p's lane dtype: `out` when given (e.g. a scratch buffer), else a
     fresh array; reduce=False when A2, B2 < p already.  checked=False: A2, B2 may hold
-    values >= p, taken only where both transforms and the product are one call
-    (padded_product, which reports the largest value it read): None when one is.
+    values >= p, taken where the kernels read the rows themselves and report the
+    largest value (padded_product; forward transforms of full-length rows of the lanes'
+    dtype): None when one is, or when the rows are not read so (the caller then checks
+    them and calls again).
     work: an (R, N) buffer of the lane dtype for the second operand (default: a
     scratch buffer)."""
     plan = plan_for(N, p, dtype, kind)
@@ -217,10 +221,17 @@ def prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked=
         dst = aligned_empty((R, N), plan.dtype) if out is None else out
         largest = _ntt.padded_product(A2, B2, dst, work, tables, t, pow(N, -1, p), reduce)
         return None if not checked and largest >= p else dst
-    if not checked:
-        raise AssertionError("internal: unchecked rows on a product that does not check them")
-    fa = _transformed(A2, plan, N, kind, reduce, t, out)
-    fb = fa if B2 is A2 else _transformed(B2, plan, N, kind, reduce, t, work)
+    if not checked and not (_forward_reads(A2, plan, N, kind, reduce)
+                            and _forward_reads(B2, plan, N, kind, reduce)):
+        return None   # (rows the kernels would not read themselves: the caller checks them)
+    fa, largest = _transformed(A2, plan, N, kind, reduce, t, out)
+    if B2 is A2:
+        fb = fa
+    else:
+        fb, largest_b = _transformed(B2, plan, N, kind, reduce, t, work)
+        largest = max(largest, largest_b)
+    if not checked and largest >= p:
+        return None
     # The pointwise product is taken inside the inverse, block by block.  Cyclic: n^-1
     # folded into it, so the inverse skips its scaling.
     if kind == "cyclic":
@@ -232,19 +243,35 @@ def prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked=
 
 def _transformed(X2, plan, N, kind, reduce, threads, dst=None):
     """Forward transform (bit-reversed) of the rows X2 (mod p when reduce) zero-padded
-    to N columns, into dst (R, N) or a fresh array."""
+    to N columns, into dst (R, N) or a fresh array, and the largest value of X2 where
+    the kernel reads X2 itself (0 where X2 is first copied: _forward_reads)."""
     if dst is None:
         dst = aligned_empty((X2.shape[0], N), plan.dtype)
     tables = plan.tables(plan.reduction)
+    # uint32 lanes: the LAZY family's [0, 2p) outputs go to the pointwise product as
+    # they are
+    reduced = plan.dtype != U32
+    largest = 0
     if not reduce and kind == "cyclic" and N >= 8 and 2 * X2.shape[1] <= N:
         # the zero half is never written: the first stages read X2 directly
-        _ntt.forward_padded(X2, dst, tables, threads, plan.dtype != U32)
+        largest = _ntt.forward_padded(X2, dst, tables, threads, reduced)
+    elif _forward_reads(X2, plan, N, kind, reduce):
+        # the first sweep reads X2 directly (no copy of its own) and reports its largest
+        largest = _ntt.forward(X2, dst, tables, threads, False, reduced)
     else:
         _residues.reduce_pad(X2, dst, plan.p, *barrett_constants(plan.p), reduce, threads)
-        # uint32 lanes: the LAZY family's [0, 2p) outputs go to the pointwise product as
-        # they are
-        _ntt.forward(dst, dst, tables, threads, False, plan.dtype != U32)
-    return dst
+        _ntt.forward(dst, dst, tables, threads, False, reduced)
+    return dst, largest
+
+
+def _forward_reads(X2, plan, N, kind, reduce):
+    """Whether _transformed's kernel reads the rows X2 themselves and reports their
+    largest value (so that they may hold values >= p, unchecked)."""
+    if reduce:
+        return False
+    if kind == "cyclic" and N >= 8 and 2 * X2.shape[1] <= N:
+        return True
+    return X2.shape[1] == N and X2.dtype == plan.dtype and X2.flags.c_contiguous
 
 
 def _padded_fits(A2, B2, N):

@@ -283,7 +283,8 @@ def _wrapped_route(R, n, m, kind):
         log2 = n.bit_length() - 1 + negacyclic
         if direct_prime(m, log2):
             if wrapped_by_transforms(R, n, m, kind):
-                return Route("direct", None, n, kind)
+                # (the forward transforms read the rows and report their largest value)
+                return Route("direct", None, n, kind, unchecked=True)
         else:
             # Cyclic: coefficients in [0, n (m-1)^2].  Negacyclic: in [-n (m-1)^2,
             # n (m-1)^2]; shifted by +n (m-1)^2 into [0, 2 n (m-1)^2].

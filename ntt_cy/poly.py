@@ -17,7 +17,7 @@ import numpy.typing as npt
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels.crt import wide as _wide
 from ntt_cy._products import peak_bytes, run_route
-from ntt_cy._routing import product_route
+from ntt_cy._routing import Route, product_route
 from ntt_cy._single_row import prepared_products, single_row_product
 from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, check_flag,
                                     check_out_array, check_poly_kind, check_residue_out,
@@ -171,7 +171,7 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
         # 32/64-bit integer arrays go in as they are (unsigned views): the route's kernels
         # see every value anyway and report the largest; one >= m (or a negative one)
         # sends the product to the residues below
-        lanes = _unchecked_rows(A, B, m, batch)
+        lanes = _unchecked_rows(A, B, m, batch, _read_width(route, m))
         if lanes is not None:
             result = run_route(route, lanes[0], lanes[1], m, threads, False)
     if result is None:
@@ -242,19 +242,28 @@ def _operand(x: Any, m: int, name: str, checked: bool = False
     return x, False
 
 
-def _unchecked_rows(A: npt.NDArray[Any], B: npt.NDArray[Any], m: int, batch: tuple[int, ...]
-                    ) -> tuple[npt.NDArray[Any], npt.NDArray[Any]] | None:
-    """The rows of 32/64-bit integer arrays A and B as unsigned lanes of their widths
-    (views, unchecked: see checks.unsigned_view for when a maximum over them suffices),
-    as _rows makes them, or None."""
-    if A.dtype.kind not in "iu" or A.dtype.itemsize not in (4, 8):
+def _read_width(route: Route, m: int) -> int:
+    """The integer width (bytes) an unchecked route's kernels read rows of: its lanes'
+    for the transforms of a cyclic or negacyclic product of length n (they read full
+    rows of the lanes' dtype only), else 0: any 32- or 64-bit rows."""
+    if route.path == "direct" and route.kind != "linear":
+        return 4 if m < 1 << 32 else 8
+    return 0
+
+
+def _unchecked_rows(A: npt.NDArray[Any], B: npt.NDArray[Any], m: int, batch: tuple[int, ...],
+                    width: int = 0) -> tuple[npt.NDArray[Any], npt.NDArray[Any]] | None:
+    """The rows of 32/64-bit integer arrays A and B (of `width` bytes, when not 0) as
+    unsigned lanes of their widths (views, unchecked: see checks.unsigned_view for when
+    a maximum over them suffices), as _rows makes them, or None."""
+    if A.dtype.kind not in "iu" or A.dtype.itemsize not in ((width,) if width else (4, 8)):
         return None
     lanes_a = unsigned_view(A, m)
     if lanes_a is None:
         return None
     if B is A:
         return _rows(lanes_a, lanes_a, batch)
-    if B.dtype.kind not in "iu" or B.dtype.itemsize not in (4, 8):
+    if B.dtype.kind not in "iu" or B.dtype.itemsize not in ((width,) if width else (4, 8)):
         return None
     lanes_b = unsigned_view(B, m)
     return None if lanes_b is None else _rows(lanes_a, lanes_b, batch)

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+import ntt_cy
 from ntt_cy import _routing
 from ntt_cy._products import run_route
 from ntt_cy._routing import choose_basis, product_route
@@ -85,6 +86,44 @@ def test_unchecked_routes_report_values_at_or_above_m(na, nb, m):
         above[0, i] = m
         assert run_route(route, above, b, m, 1, checked=False) is None, i
     assert run_route(route, a, a, m, 1, checked=False) is not None   # (squares)
+
+
+@pytest.mark.parametrize("kind", ["cyclic", "negacyclic"])
+@pytest.mark.parametrize("n,p", [(1024, 998244353), (4096, 998244353), (8192, 998244353),
+                                 (1024, 1337006139375617)])
+def test_wrapped_transform_routes_read_their_rows_unchecked(kind, n, p):
+    # the forward transforms read full-length rows of the lanes' dtype themselves and
+    # report their largest value: a value >= p gives None (the caller then checks the
+    # rows); rows of another dtype are not read so, and give None as well
+    route = product_route(1, n, n, p, kind)
+    assert route.path == "direct" and route.kind == kind and route.unchecked
+    dt = np.uint32 if p < 2**32 else np.uint64
+    rng = np.random.default_rng(n)
+    a = rng.integers(0, p, (1, n), dtype=np.uint64).astype(dt)
+    b = rng.integers(0, p, (1, n), dtype=np.uint64).astype(dt)
+    a[0, -1] = p - 1
+    want = run_route(route, a, b, p, 1)
+    sign = -1 if kind == "negacyclic" else 1
+    exact = [0] * n
+    if n <= 1024:
+        for i, x in enumerate(int(v) for v in a[0]):
+            for j, y in enumerate(int(v) for v in b[0]):
+                exact[(i + j) % n] += x * y * (sign if i + j >= n else 1)
+        assert [int(v) for v in want[0]] == [v % p for v in exact]
+    assert np.array_equal(run_route(route, a, b, p, 1, checked=False), want)
+    assert np.array_equal(run_route(route, a, a, p, 1, checked=False),
+                          run_route(route, a, a, p, 1))   # (squares)
+    for i in (0, n // 2, n - 1):
+        above = b.copy()
+        above[0, i] = p
+        assert run_route(route, a, above, p, 1, checked=False) is None, i
+    other = np.uint64 if dt == np.uint32 else np.uint32
+    if p < 2**32:
+        assert run_route(route, a.astype(other), b, p, 1, checked=False) is None
+    # the public call takes either path and gives the same product
+    got = ntt_cy.polymul(a[0], b[0], p, kind=kind)
+    assert np.array_equal(got, want[0])
+    assert np.array_equal(ntt_cy.polymul(a[0].astype(np.int64) - p, b[0], p, kind=kind), want[0])
 
 
 def test_routes_by_kind_and_modulus(monkeypatch):
