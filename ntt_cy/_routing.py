@@ -42,8 +42,7 @@ from ntt_cy._crt import (LANE_BITS, MAX_PRIMES, MIN_ADICITY, U32, U64, CRTBasis,
                          crt_basis, fewest_primes, prime_pool, wide32_basis)
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels import schoolbook as _schoolbook
-from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS
-from ntt_cy.plan import get_plan
+from ntt_cy.plan import ROW_CALL_BELOW_N, get_plan
 from ntt_cy.primes import is_prime, two_adicity
 
 __all__ = ["Route", "product_route", "single_row_route", "choose_basis", "bigmul_route",
@@ -334,15 +333,16 @@ def single_row_route(na: int, nb: int, m: int, kind: str) -> Route | None:
     prime m for cyclic and negacyclic products where they are cheapest (costed as one
     call), else the linear product's route (folded for those kinds) if it is the
     schoolbook on one thread, a direct prime's padded product or the one-call CRT
-    product; never where the product is large enough for threads."""
+    product; transforms of fewer than ROW_CALL_BELOW_N values (the call runs on the
+    threads the caller resolves from PARALLEL_MIN_ELEMENTS values on)."""
     if not 2 <= m < 1 << 64 or na == 0 or nb == 0 or kind not in ROUTE_KINDS \
             or (kind != "linear" and na != nb):
         return None
-    if kind != "linear" and na < PARALLEL_MIN_ELEMENTS \
+    if kind != "linear" and na < ROW_CALL_BELOW_N \
             and wrapped_by_transforms(1, na, m, kind, one_call=True):
         return Route("direct", None, na, kind)
     N = transform_length(na + nb - 1)
-    if N >= PARALLEL_MIN_ELEMENTS:
+    if N >= ROW_CALL_BELOW_N:
         return None
     route = product_route(1, na, nb, m, "linear")
     fold = None if kind == "linear" else kind

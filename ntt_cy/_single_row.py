@@ -1,11 +1,11 @@
-"""One small row: polymul of two 1-D integer arrays in one compiled call.
+"""One row: polymul of two 1-D integer arrays in one compiled call.
 
-A product of two 1-D integer arrays small enough for one thread (below
-PARALLEL_MIN_ELEMENTS whatever `workers` says) goes through a product prepared once per
-(len a, len b, m, kind): its route (_routing.single_row_route), plan and constants bound
-in a compiled object whose `product(a, b)` checks both arrays' headers, runs the whole
-route in one call and returns the result, or None for the general route (other dtypes,
-strided arrays, values >= m).  The layers of the general route cost ~8 us for a linear
+A product of two 1-D integer arrays whose transforms have fewer than ROW_CALL_BELOW_N
+values goes through a product prepared once per (len a, len b, m, kind): its route
+(_routing.single_row_route), plan and constants bound in a compiled object whose
+`product(a, b)` checks both arrays' headers, runs the whole route in one call (on the
+threads the general route would take: one below PARALLEL_MIN_ELEMENTS) and returns the
+result, or None for the general route (other dtypes, strided arrays, values >= m).  The layers of the general route cost ~8 us for a linear
 product and ~25 us for a wrapped one, more than the arithmetic of any product below
 n ~ 100.  The prepared products (ntt_cy._kernels.active's SingleRowWrapped,
 SingleRowProduct, SingleRowCRT; _kernels.schoolbook's SingleRowSchoolbook) are exact
@@ -20,7 +20,8 @@ from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels import schoolbook as _schoolbook
 from ntt_cy._products import barrett_constants, plan_for
 from ntt_cy._routing import clear_caches, single_row_route
-from ntt_cy._support.threads import check_workers
+from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers
+from ntt_cy.plan import row_threads
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -28,12 +29,17 @@ if TYPE_CHECKING:
     from ntt_cy._typing import Integer
 
 __all__ = ["single_row_product", "prepare", "clear_route_caches", "prepared_products",
-           "PREPARED_LIMIT"]
+           "prepared_threaded", "PREPARED_LIMIT"]
 
 # Prepared products kept, the oldest dropped first: each holds its plan's tables (up to
 # ~0.35 MB at N = 4096), as many as the plan cache (_products.plan_for) keeps.
 PREPARED_LIMIT = 128
-prepared_products = {}   # (na, nb, m, kind) -> the compiled product, or None
+# (na, nb, m, kind) -> the compiled product, or None: the products of fewer than
+# PARALLEL_MIN_ELEMENTS transform values, which run on one thread whatever `workers`
+# says (polymul's repeated calls find them from compiled code: cached_product_call)...
+prepared_products = {}
+# ... and the longer ones, which run on the threads `workers` gives (found here)
+prepared_threaded = {}
 # Held while prepared_products changes size (insertion, eviction, clearing): finding the
 # oldest key iterates the dict, which another thread's insertion would invalidate.
 # Lookups take no lock (one dict access is atomic).
@@ -52,17 +58,25 @@ def single_row_product(a: npt.NDArray[Any], b: npt.NDArray[Any], m: int, kind: s
     key = (a.shape[0], b.shape[0], m, kind)
     product = prepared_products.get(key, False)
     if product is False:
+        product = prepared_threaded.get(key, False)
+    if product is False:
         if not 2 <= m < 1 << 64 or kind not in WRAP_CODES:
             return None   # (never kept: a huge modulus would be kept alive by its key)
         product = prepare(*key)   # (outside the lock: a plan's tables take a while)
+        kept = prepared_threaded if getattr(product, "n", 0) >= PARALLEL_MIN_ELEMENTS \
+            else prepared_products
         with _prepared_lock:
-            while len(prepared_products) >= PREPARED_LIMIT:
-                del prepared_products[next(iter(prepared_products))]
-            prepared_products[key] = product
+            while len(kept) >= PREPARED_LIMIT:
+                del kept[next(iter(kept))]
+            kept[key] = product
     if product is None:
         return None
-    check_workers(workers)
-    return product.product(a, b, checked)
+    n = getattr(product, "n", 0)   # (the schoolbook's: none, and one thread)
+    if n < PARALLEL_MIN_ELEMENTS:
+        check_workers(workers)
+        return product.product(a, b, checked)
+    threads = row_threads(workers, n)   # (0: a set memory limit, or bad workers)
+    return product.product(a, b, checked, threads) if threads else None
 
 
 def prepare(na, nb, m, kind="linear"):
@@ -89,3 +103,4 @@ def clear_route_caches():
     clear_caches()
     with _prepared_lock:
         prepared_products.clear()
+        prepared_threaded.clear()

@@ -50,15 +50,17 @@ def test_a_transform_beyond_the_limit_raises_before_allocating(limit):
 
 
 def test_one_row_of_the_compiled_route_beyond_the_limit_raises_as_well(limit):
-    # a row of 2^15 values would be one compiled call; under a set limit it takes the
-    # general route, which estimates its memory first
+    # a row of 2^15 values (a transform, or a product's) would be one compiled call; under
+    # a set limit it takes the general route, which estimates its memory first
     p, n = 998244353, 1 << 15
     plan = ntt_cy.NTTPlan(n, p)
     a = np.arange(n, dtype=np.uint32)
     expect = plan.forward(a)   # (the tables built)
     limit(1 << 10)
     for call in (lambda: plan.forward(a), lambda: plan.inverse(a, bit_reversed=True),
-                 lambda: ntt_cy.ntt(a, p), lambda: ntt_cy.intt(a, p, workers=1)):
+                 lambda: ntt_cy.ntt(a, p), lambda: ntt_cy.intt(a, p, workers=1),
+                 lambda: ntt_cy.polymul(a, a, p, kind="cyclic"),
+                 lambda: ntt_cy.polymul(a[:n // 2], a[:n // 2], 10**9 + 7)):
         with pytest.raises(MemoryError, match="set_memory_limit"):
             call()
     limit(None)

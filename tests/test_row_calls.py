@@ -12,6 +12,7 @@ import ntt_cy
 from ntt_cy import NTTPlan
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._support.threads import MAX_WORKERS, PARALLEL_MIN_ELEMENTS, effective_threads
+from ntt_cy._single_row import prepared_products, prepared_threaded
 from ntt_cy.plan import ROW_CALL_BELOW_N, row_tables_by_key
 
 # (p, kind, lengths): uint32 and uint64 lanes, the lattice moduli, Goldilocks
@@ -308,3 +309,38 @@ def test_rows_from_the_polled_length_on_take_the_general_route():
     expect = plan.forward(x[None])[0]
     assert plan._row_tables is None and np.array_equal(plan.forward(x), expect)
     assert _ntt.transform_row(x, plan.tables(plan.reduction), True) is None
+
+
+@pytest.mark.parametrize("m,kind,n", [(998244353, "cyclic", 8192), (998244353, "negacyclic", 8192),
+                                      (998244353, "linear", 8192), (10**9 + 7, "linear", 4096),
+                                      (10**9 + 7, "cyclic", 8192),
+                                      (1337006139375617, "cyclic", 8192)])
+def test_longer_prepared_products_run_on_the_resolved_threads(m, kind, n):
+    # products whose transforms reach PARALLEL_MIN_ELEMENTS values: prepared apart from
+    # the one-thread ones (cached_product_call never finds them), run on `workers`
+    dt = np.uint32 if m < 2**32 else np.uint64
+    rng = np.random.default_rng(n + m % 101)
+    a = rng.integers(0, m, n, dtype=np.uint64).astype(dt)
+    b = rng.integers(0, m, n, dtype=np.uint64).astype(dt)
+    a[0] = b[-1] = m - 1
+    want = ntt_cy.polymul(a[None], b[None], m, kind=kind)[0]   # a batch: the general route
+    for workers in (None, 1, 2, -1):
+        assert np.array_equal(ntt_cy.polymul(a, b, m, kind=kind, workers=workers), want)
+    key = (n, n, m, kind)
+    product = prepared_threaded.get(key)
+    assert product is not None and key not in prepared_products
+    assert product.n >= PARALLEL_MIN_ELEMENTS
+    for threads in (1, 2):
+        assert np.array_equal(product.product(a, b, True, threads), want)
+        assert np.array_equal(product.product(a, a, True, threads),
+                              ntt_cy.polymul(a[None], a[None], m, kind=kind)[0])
+    bad = a.copy()
+    bad[n // 2] = m   # declined; the general route reduces it
+    assert product.product(bad, b, True, 2) is None
+    assert np.array_equal(ntt_cy.polymul(bad, b, m, kind=kind),
+                          ntt_cy.polymul(bad[None], b[None], m, kind=kind)[0])
+    with pytest.raises(ValueError, match="thread count 0"):
+        product.product(a, b, True, 0)
+    for workers in (0, 1.5):   # the general route's errors
+        assert _error(lambda: ntt_cy.polymul(a, b, m, kind=kind, workers=workers)) == \
+            _error(lambda: ntt_cy.polymul(a[None], b[None], m, kind=kind, workers=workers))

@@ -365,18 +365,19 @@ cdef class SingleRowCRT:
     (m - 1)^2 plus its offset); 2 max(na, nb) <= its n, n >= 8 (padded_product's)."""
     cdef CRTProduct32 crt
     cdef int wrap
-    cdef readonly Py_ssize_t na, nb
+    cdef readonly Py_ssize_t n, na, nb   # n: the transforms' length
 
     def __init__(self, CRTProduct32 crt, Py_ssize_t na, Py_ssize_t nb, int wrap=LINEAR):
         if crt.n < 8 or not valid_shape(na, nb, wrap) or 2 * max(na, nb) > crt.n:
             raise ValueError("internal: SingleRowCRT needs n >= 8, 1 <= na, nb <= n/2, and "
                              "na == nb to wrap")
-        self.crt, self.na, self.nb, self.wrap = crt, na, nb, wrap
+        self.crt, self.n, self.na, self.nb, self.wrap = crt, crt.n, na, nb, wrap
 
-    def product(self, a, b, bint checked=True):
-        """a * b mod m; None (nothing computed) when an operand is not an array
-        row_width takes, has another length, or holds a value >= m.  checked=False
-        (the caller guarantees a, b < m): the values are not compared with m."""
+    def product(self, a, b, bint checked=True, int threads=1):
+        """a * b mod m on `threads` threads (as the caller resolved them); None (nothing
+        computed) when an operand is not an array row_width takes, has another length,
+        or holds a value >= m.  checked=False (the caller guarantees a, b < m): the
+        values are not compared with m."""
         cdef CRTProduct32 crt = self.crt
         cdef uint64_t m = crt.g.m
         cdef Py_ssize_t na = self.na, nb = self.nb, n = crt.n
@@ -395,12 +396,18 @@ cdef class SingleRowCRT:
         cdef bint direct = self.wrap == LINEAR and width_rebuilt == width_out
         # the k product rows, the second operand's row, that buffer
         cdef size_t row_bytes = n * sizeof(uint32_t)
+        cdef uint64_t one_slot[SLOT]   # one thread's largest-value slot, else calloc'd
+        cdef uint64_t* seen = one_slot
+        memset(one_slot, 0, sizeof(one_slot))
+        if threads != 1:
+            seen = _seen_slots(threads)   # (checks the count)
         cdef char* buf = <char*>aligned_scratch((crt.g.k + 1) * row_bytes
                                                 + (0 if direct else L * width_rebuilt))
         if buf == NULL:
+            if seen != one_slot:
+                free(seen)
             raise MemoryError()
         cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
-        cdef uint64_t seen[SLOT]
         cdef uint64_t largest
         cdef void* rebuilt = buf + (crt.g.k + 1) * row_bytes
         cdef void* dst
@@ -410,13 +417,13 @@ cdef class SingleRowCRT:
                 if width == 4:
                     largest = crt_prime_products(crt, <const uint32_t*>pa, <const uint32_t*>pb,
                                                  square, 1, na, nb, <uint32_t*>buf,
-                                                 <uint32_t*>(buf + crt.g.k * row_bytes), 1,
-                                                 seen, rows, NULL)
+                                                 <uint32_t*>(buf + crt.g.k * row_bytes),
+                                                 threads, seen, rows, NULL)
                 else:
                     largest = crt_prime_products(crt, <const uint64_t*>pa, <const uint64_t*>pb,
                                                  square, 1, na, nb, <uint32_t*>buf,
-                                                 <uint32_t*>(buf + crt.g.k * row_bytes), 1,
-                                                 seen, rows, NULL)
+                                                 <uint32_t*>(buf + crt.g.k * row_bytes),
+                                                 threads, seen, rows, NULL)
             if checked and largest >= m:
                 return None
             out = new_row(count, width_out)
@@ -424,9 +431,9 @@ cdef class SingleRowCRT:
             dst = out_data if direct else rebuilt
             with nogil:
                 if width_rebuilt == 4:
-                    garner32_rows(&crt.g, rows, 1, n, L, <uint32_t*>dst, 1, False)
+                    garner32_rows(&crt.g, rows, 1, n, L, <uint32_t*>dst, threads, False)
                 else:
-                    garner32_rows(&crt.g, rows, 1, n, L, <uint64_t*>dst, 1, False)
+                    garner32_rows(&crt.g, rows, 1, n, L, <uint64_t*>dst, threads, False)
                 if not direct:
                     if self.wrap != LINEAR:
                         fold_lanes(rebuilt, width_rebuilt, na, L, m, self.wrap)
@@ -434,6 +441,8 @@ cdef class SingleRowCRT:
             return out
         finally:
             free(buf)
+            if seen != one_slot:
+                free(seen)
 
 
 cdef uint64_t crt_prime_products(CRTProduct32 self, const source_t* pa, const source_t* pb,

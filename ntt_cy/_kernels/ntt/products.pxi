@@ -101,11 +101,12 @@ cdef class SingleRowProduct:
         self.c = pointwise_constant(&tables.c.mod, pow(self.n, -1, tables.c.mod.p),
                                     8 * self.lane)
 
-    def product(self, a, b, bint checked=True):
-        """a * b mod p, uint32 for p < 2^32, else uint64; None (nothing computed) when
-        an operand is not an array row_width takes, has another length, or holds a
-        value >= p (padded_product reports the largest it read).  checked=False (the
-        caller guarantees a, b < p): the values are not compared with p."""
+    def product(self, a, b, bint checked=True, int threads=1):
+        """a * b mod p, uint32 for p < 2^32, else uint64, on `threads` threads (as the
+        caller resolved them); None (nothing computed) when an operand is not an array
+        row_width takes, has another length, or holds a value >= p (padded_product
+        reports the largest it read).  checked=False (the caller guarantees a, b < p):
+        the values are not compared with p."""
         cdef uint64_t p = self.tables.c.mod.p
         cdef Py_ssize_t na = self.na, nb = self.nb, n = self.n
         cdef int width = operand_width(a, b, p, na, nb)
@@ -114,31 +115,36 @@ cdef class SingleRowProduct:
         cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
         cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)
         cdef bint square = pa == pb and na == nb
+        cdef uint64_t one_slot[SLOT]   # one thread's largest-value slot, else calloc'd
+        cdef uint64_t* seen = one_slot
+        memset(one_slot, 0, sizeof(one_slot))
+        if threads != 1:
+            seen = _seen_slots(threads)   # (checks the count)
         cdef void* rows = aligned_scratch(2 * n * self.lane)   # the product's, then work
         if rows == NULL:
+            if seen != one_slot:
+                free(seen)
             raise MemoryError()
-        cdef uint64_t seen[SLOT]
         cdef uint64_t top
         cdef const Tables* t = &self.tables.c
-        memset(seen, 0, sizeof(seen))
         try:
             with nogil:
                 if self.lane == 4 and width == 4:
                     top = padded_product_rows(<const uint32_t*>pa, <const uint32_t*>pb, square,
                                               1, na, nb, <uint32_t*>rows, <uint32_t*>rows + n,
-                                              n, t, 1, <uint32_t>self.c, False, seen)
+                                              n, t, threads, <uint32_t>self.c, False, seen)
                 elif self.lane == 4:
                     top = padded_product_rows(<const uint64_t*>pa, <const uint64_t*>pb, square,
                                               1, na, nb, <uint32_t*>rows, <uint32_t*>rows + n,
-                                              n, t, 1, <uint32_t>self.c, False, seen)
+                                              n, t, threads, <uint32_t>self.c, False, seen)
                 elif width == 4:
                     top = padded_product_rows(<const uint32_t*>pa, <const uint32_t*>pb, square,
                                               1, na, nb, <uint64_t*>rows, <uint64_t*>rows + n,
-                                              n, t, 1, self.c, False, seen)
+                                              n, t, threads, self.c, False, seen)
                 else:
                     top = padded_product_rows(<const uint64_t*>pa, <const uint64_t*>pb, square,
                                               1, na, nb, <uint64_t*>rows, <uint64_t*>rows + n,
-                                              n, t, 1, self.c, False, seen)
+                                              n, t, threads, self.c, False, seen)
             if checked and top >= p:
                 return None
             if self.wrap != LINEAR:
@@ -150,6 +156,8 @@ cdef class SingleRowProduct:
             return out
         finally:
             free(rows)
+            if seen != one_slot:
+                free(seen)
 
 
 cdef class SingleRowWrapped:
@@ -170,11 +178,12 @@ cdef class SingleRowWrapped:
         factor = 1 if self.scaled else pow(self.n, -1, tables.c.mod.p)
         self.c = pointwise_constant(&tables.c.mod, factor, 8 * tables.lane_bytes)
 
-    def product(self, a, b, bint checked=True):
-        """a * b mod (x^n -/+ 1, p): uint32 for p < 2^32, else uint64; None (nothing
-        computed) when an operand is not an array row_width takes, has another length
-        than n, or holds a value >= p.  checked=False (the caller guarantees a, b < p):
-        the values are not compared with p."""
+    def product(self, a, b, bint checked=True, int threads=1):
+        """a * b mod (x^n -/+ 1, p): uint32 for p < 2^32, else uint64, on `threads`
+        threads (as the caller resolved them); None (nothing computed) when an operand
+        is not an array row_width takes, has another length than n, or holds a value
+        >= p.  checked=False (the caller guarantees a, b < p): the values are not
+        compared with p."""
         cdef const Tables* t = &self.tables.c
         cdef int lane = self.tables.lane_bytes
         cdef Py_ssize_t n = self.n
@@ -184,8 +193,15 @@ cdef class SingleRowWrapped:
         cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
         cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)
         cdef bint square = pa == pb
+        cdef uint64_t one_slot[SLOT]   # one thread's largest-value slot, else calloc'd
+        cdef uint64_t* seen = one_slot
+        memset(one_slot, 0, sizeof(one_slot))
+        if threads != 1:
+            seen = _seen_slots(threads)   # (checks the count)
         cdef char* rows = <char*>aligned_scratch(2 * n * lane)   # a's transform, then b's
         if rows == NULL:
+            if seen != one_slot:
+                free(seen)
             raise MemoryError()
         cdef uint64_t top = 0
         try:
@@ -196,9 +212,10 @@ cdef class SingleRowWrapped:
                 if not checked or top < t.mod.p:
                     if lane == 4:
                         wrapped_product(<uint32_t*>rows, square, n, t, <uint32_t>self.c,
-                                        self.scaled)
+                                        self.scaled, threads, seen)
                     else:
-                        wrapped_product(<uint64_t*>rows, square, n, t, self.c, self.scaled)
+                        wrapped_product(<uint64_t*>rows, square, n, t, self.c, self.scaled,
+                                        threads, seen)
             if checked and top >= t.mod.p:
                 return None
             out = new_row(n, 4 if t.mod.p < (<uint64_t>1 << 32) else 8)
@@ -207,21 +224,23 @@ cdef class SingleRowWrapped:
             return out
         finally:
             free(rows)
+            if seen != one_slot:
+                free(seen)
 
 
 cdef void wrapped_product(lane_t* rows, bint square, Py_ssize_t n, const Tables* t, lane_t c,
-                          bint scaled) noexcept nogil:
+                          bint scaled, int threads, uint64_t* seen) noexcept nogil:
     # rows[0:n] <- the product of rows[0:n] and rows[n:2n] (values in [0, p); squaring:
-    # rows[0:n] by itself), mod x^n -/+ 1 as t's plan is cyclic or negacyclic.  As
-    # _prime_product does it: uint32 lanes leave the LAZY forward's [0, 2p) for the
-    # product, which takes it (see forward).
+    # rows[0:n] by itself), mod x^n -/+ 1 as t's plan is cyclic or negacyclic, on
+    # `threads` threads; seen: _seen_slots(threads) (in place, the forward reports
+    # nothing here).  As _prime_product does it: uint32 lanes leave the LAZY forward's
+    # [0, 2p) for the product, which takes it (see forward).
     cdef bint reduced = sizeof(lane_t) != 4
-    cdef uint64_t seen[SLOT]   # (in place, the forward reports nothing here)
-    memset(seen, 0, sizeof(seen))
-    forward_row(rows, rows, n, t, 1, False, reduced, seen)
+    forward_row(rows, rows, n, t, threads, False, reduced, seen)
     if not square:
-        forward_row(rows + n, rows + n, n, t, 1, False, reduced, seen)
-    pointwise_inverse_rows(rows, rows if square else rows + n, 1, n, t, 1, c, scaled, False)
+        forward_row(rows + n, rows + n, n, t, threads, False, reduced, seen)
+    pointwise_inverse_rows(rows, rows if square else rows + n, 1, n, t, threads, c, scaled,
+                           False)
 
 
 cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint square,
