@@ -30,7 +30,11 @@ def test_kernel_operands_are_aligned():
         assert all(aligned(t) for t in plan.tables(family).arrays.values())
     x = np.arange(1 << 12) % p
     assert aligned(ntt_cy.ntt(x, p)) and aligned(ntt_cy.intt(x, p))
-    assert aligned(ntt_cy.polymul(x, x[::-1].copy(), p))
+    for _ in range(3):   # (fresh arrays: not aligned by chance three times over)
+        # the prepared single-row products with transforms of 8192 values or more too
+        assert aligned(ntt_cy.polymul(x, x[::-1].copy(), p))
+        assert aligned(ntt_cy.polymul(x, x, 10**9 + 7))   # (the CRT product)
+        assert aligned(ntt_cy.polymul(np.tile(x, 2), np.tile(x, 2), p, kind="negacyclic"))
     assert aligned(_scratch.scratch("t-align", (3, 100), np.uint32))
     big = _scratch.scratch("t-align-big", (_scratch.LIMIT_BYTES // 8 + 1,), np.uint64)
     assert aligned(big)

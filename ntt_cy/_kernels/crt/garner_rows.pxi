@@ -426,7 +426,7 @@ cdef class SingleRowCRT:
                                                  threads, seen, rows, NULL)
             if checked and largest >= m:
                 return None
-            out = new_row(count, width_out)
+            out = new_row(count, width_out, n)
             out_data = cnp.PyArray_DATA(<cnp.ndarray>out)
             dst = out_data if direct else rebuilt
             with nogil:

@@ -150,7 +150,7 @@ cdef class SingleRowProduct:
             if self.wrap != LINEAR:
                 fold_lanes(rows, self.lane, na, na + nb - 1, p, self.wrap)
             count = na if self.wrap != LINEAR else na + nb - 1
-            out = new_row(count, 4 if p < (<uint64_t>1 << 32) else 8)
+            out = new_row(count, 4 if p < (<uint64_t>1 << 32) else 8, n)
             copy_lanes(rows, self.lane, cnp.PyArray_DATA(<cnp.ndarray>out),
                        cnp.PyArray_ITEMSIZE(<cnp.ndarray>out), count)
             return out
@@ -218,7 +218,7 @@ cdef class SingleRowWrapped:
                                         threads, seen)
             if checked and top >= t.mod.p:
                 return None
-            out = new_row(n, 4 if t.mod.p < (<uint64_t>1 << 32) else 8)
+            out = new_row(n, 4 if t.mod.p < (<uint64_t>1 << 32) else 8, n)
             copy_lanes(rows, lane, cnp.PyArray_DATA(<cnp.ndarray>out),
                        cnp.PyArray_ITEMSIZE(<cnp.ndarray>out), n)
             return out
