@@ -221,14 +221,15 @@ def prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked=
         dst = aligned_empty((R, N), plan.dtype) if out is None else out
         largest = _ntt.padded_product(A2, B2, dst, work, tables, t, pow(N, -1, p), reduce)
         return None if not checked and largest >= p else dst
-    if not checked and not (_forward_reads(A2, plan, N, kind, reduce)
-                            and _forward_reads(B2, plan, N, kind, reduce)):
+    read_a = _read_path(A2, plan, N, kind, reduce)
+    read_b = read_a if B2 is A2 else _read_path(B2, plan, N, kind, reduce)
+    if not checked and (read_a is None or read_b is None):
         return None   # (rows the kernels would not read themselves: the caller checks them)
-    fa, largest = _transformed(A2, plan, N, kind, reduce, t, out)
+    fa, largest = _transformed(A2, plan, N, reduce, read_a, t, out)
     if B2 is A2:
         fb = fa
     else:
-        fb, largest_b = _transformed(B2, plan, N, kind, reduce, t, work)
+        fb, largest_b = _transformed(B2, plan, N, reduce, read_b, t, work)
         largest = max(largest, largest_b)
     if not checked and largest >= p:
         return None
@@ -241,37 +242,37 @@ def prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked=
     return fa
 
 
-def _transformed(X2, plan, N, kind, reduce, threads, dst=None):
+def _transformed(X2, plan, N, reduce, read, threads, dst=None):
     """Forward transform (bit-reversed) of the rows X2 (mod p when reduce) zero-padded
     to N columns, into dst (R, N) or a fresh array, and the largest value of X2 where
-    the kernel reads X2 itself (0 where X2 is first copied: _forward_reads)."""
+    the kernel reads X2 itself (read: _read_path's answer; 0 where X2 is first copied)."""
     if dst is None:
         dst = aligned_empty((X2.shape[0], N), plan.dtype)
     tables = plan.tables(plan.reduction)
     # uint32 lanes: the LAZY family's [0, 2p) outputs go to the pointwise product as
     # they are
     reduced = plan.dtype != U32
-    largest = 0
-    if not reduce and kind == "cyclic" and N >= 8 and 2 * X2.shape[1] <= N:
-        # the zero half is never written: the first stages read X2 directly
-        largest = _ntt.forward_padded(X2, dst, tables, threads, reduced)
-    elif _forward_reads(X2, plan, N, kind, reduce):
-        # the first sweep reads X2 directly (no copy of its own) and reports its largest
-        largest = _ntt.forward(X2, dst, tables, threads, False, reduced)
-    else:
-        _residues.reduce_pad(X2, dst, plan.p, *barrett_constants(plan.p), reduce, threads)
-        _ntt.forward(dst, dst, tables, threads, False, reduced)
-    return dst, largest
+    if read == "padded":   # the zero half is never written: the first stages read X2
+        return dst, _ntt.forward_padded(X2, dst, tables, threads, reduced)
+    if read == "rows":   # the first sweep reads X2 (no copy of its own)
+        return dst, _ntt.forward(X2, dst, tables, threads, False, reduced)
+    _residues.reduce_pad(X2, dst, plan.p, *barrett_constants(plan.p), reduce, threads)
+    _ntt.forward(dst, dst, tables, threads, False, reduced)
+    return dst, 0
 
 
-def _forward_reads(X2, plan, N, kind, reduce):
-    """Whether _transformed's kernel reads the rows X2 themselves and reports their
-    largest value (so that they may hold values >= p, unchecked)."""
+def _read_path(X2, plan, N, kind, reduce):
+    """How _transformed's kernel reads the rows X2 itself, reporting their largest value
+    (so that they may hold values >= p, unchecked): "padded" (the zero-padded forward),
+    "rows" (full rows of the lanes' dtype), or None (they are first copied, and reduced
+    when `reduce`)."""
     if reduce:
-        return False
+        return None
     if kind == "cyclic" and N >= 8 and 2 * X2.shape[1] <= N:
-        return True
-    return X2.shape[1] == N and X2.dtype == plan.dtype and X2.flags.c_contiguous
+        return "padded"
+    if X2.shape[1] == N and X2.dtype == plan.dtype and X2.flags.c_contiguous:
+        return "rows"
+    return None
 
 
 def _padded_fits(A2, B2, N):

@@ -63,7 +63,7 @@ def single_row_product(a: npt.NDArray[Any], b: npt.NDArray[Any], m: int, kind: s
         if not 2 <= m < 1 << 64 or kind not in WRAP_CODES:
             return None   # (never kept: a huge modulus would be kept alive by its key)
         product = prepare(*key)   # (outside the lock: a plan's tables take a while)
-        kept = prepared_threaded if getattr(product, "n", 0) >= PARALLEL_MIN_ELEMENTS \
+        kept = prepared_threaded if _transform_length(product) >= PARALLEL_MIN_ELEMENTS \
             else prepared_products
         with _prepared_lock:
             while len(kept) >= PREPARED_LIMIT:
@@ -71,12 +71,18 @@ def single_row_product(a: npt.NDArray[Any], b: npt.NDArray[Any], m: int, kind: s
             kept[key] = product
     if product is None:
         return None
-    n = getattr(product, "n", 0)   # (the schoolbook's: none, and one thread)
+    n = _transform_length(product)
     if n < PARALLEL_MIN_ELEMENTS:
         check_workers(workers)
         return product.product(a, b, checked)
     threads = row_threads(workers, n)   # (0: a set memory limit, or bad workers)
     return product.product(a, b, checked, threads) if threads else None
+
+
+def _transform_length(product):
+    """A prepared product's transform length: 0 for the schoolbook's (one thread) and
+    for None."""
+    return getattr(product, "n", 0)
 
 
 def prepare(na, nb, m, kind="linear"):

@@ -15,8 +15,7 @@ from ntt_cy._support.aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWID
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.pieces import piece_rows, piece_starts
 from ntt_cy._support.scratch import scratch
-from ntt_cy._support.threads import (MAX_WORKERS, PARALLEL_MIN_ELEMENTS, check_workers,
-                                      effective_threads)
+from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, effective_threads
 from ntt_cy._typing import Integer, IntegerArray, Kind, Reduction
 from ntt_cy.primes import root_of_unity
 
@@ -452,6 +451,8 @@ class NTTPlan:
         one compiled call (_ntt.plan_row_call reads the arguments' headers), on the
         threads _transform would take, or None for _transform, which checks everything
         and raises."""
+        # (workers=None below PARALLEL_MIN_ELEMENTS: row_threads' answer, without the call
+        # on the small call's path)
         threads = 1 if workers is None and self.n < PARALLEL_MIN_ELEMENTS \
             else row_threads(workers, self.n)
         if threads == 0:
@@ -592,15 +593,13 @@ def row_threads(workers: Integer | None, n: int) -> int:
     """The threads the general route gives one row of n values (effective_threads), or
     0 where `workers` is not a count it takes: the one-row calls then leave the call to
     the general route, which raises in its own order."""
-    if n < PARALLEL_MIN_ELEMENTS and (workers is None or type(workers) is int
-                                      and 0 < workers <= MAX_WORKERS):
-        return 1   # (the common small call: no thread count to resolve)
-    if n * 32 >= memory_settings.check_from:
-        return 0   # (a set_memory_limit: the general route estimates the call's memory)
     try:
-        return effective_threads(workers, n)
+        threads = effective_threads(workers, n)
     except (TypeError, ValueError):
         return 0
+    if n >= PARALLEL_MIN_ELEMENTS and n * 32 >= memory_settings.check_from:
+        return 0   # (a set_memory_limit: the general route estimates the call's memory)
+    return threads
 
 
 def single_row_transform(plan: NTTPlan, a: object, axis: Integer,

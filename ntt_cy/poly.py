@@ -256,14 +256,15 @@ def _unchecked_rows(A: npt.NDArray[Any], B: npt.NDArray[Any], m: int, batch: tup
     """The rows of 32/64-bit integer arrays A and B (of `width` bytes, when not 0) as
     unsigned lanes of their widths (views, unchecked: see checks.unsigned_view for when
     a maximum over them suffices), as _rows makes them, or None."""
-    if A.dtype.kind not in "iu" or A.dtype.itemsize not in ((width,) if width else (4, 8)):
+    widths = (width,) if width else (4, 8)
+    if A.dtype.kind not in "iu" or A.dtype.itemsize not in widths:
         return None
     lanes_a = unsigned_view(A, m)
     if lanes_a is None:
         return None
     if B is A:
         return _rows(lanes_a, lanes_a, batch)
-    if B.dtype.kind not in "iu" or B.dtype.itemsize not in ((width,) if width else (4, 8)):
+    if B.dtype.kind not in "iu" or B.dtype.itemsize not in widths:
         return None
     lanes_b = unsigned_view(B, m)
     return None if lanes_b is None else _rows(lanes_a, lanes_b, batch)

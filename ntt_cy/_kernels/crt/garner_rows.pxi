@@ -396,23 +396,19 @@ cdef class SingleRowCRT:
         cdef bint direct = self.wrap == LINEAR and width_rebuilt == width_out
         # the k product rows, the second operand's row, that buffer
         cdef size_t row_bytes = n * sizeof(uint32_t)
-        cdef uint64_t one_slot[SLOT]   # one thread's largest-value slot, else calloc'd
-        cdef uint64_t* seen = one_slot
-        memset(one_slot, 0, sizeof(one_slot))
-        if threads != 1:
-            seen = _seen_slots(threads)   # (checks the count)
         cdef char* buf = <char*>aligned_scratch((crt.g.k + 1) * row_bytes
                                                 + (0 if direct else L * width_rebuilt))
         if buf == NULL:
-            if seen != one_slot:
-                free(seen)
             raise MemoryError()
         cdef const uint32_t* rows[GARNER32_MAX_PRIMES]
+        cdef uint64_t one_slot[SLOT]
+        cdef uint64_t* seen = one_slot
         cdef uint64_t largest
         cdef void* rebuilt = buf + (crt.g.k + 1) * row_bytes
         cdef void* dst
         cdef void* out_data
         try:
+            seen = seen_slots_for(threads, one_slot)
             with nogil:
                 if width == 4:
                     largest = crt_prime_products(crt, <const uint32_t*>pa, <const uint32_t*>pb,
@@ -441,8 +437,7 @@ cdef class SingleRowCRT:
             return out
         finally:
             free(buf)
-            if seen != one_slot:
-                free(seen)
+            free_seen_slots(seen, one_slot)
 
 
 cdef uint64_t crt_prime_products(CRTProduct32 self, const source_t* pa, const source_t* pb,

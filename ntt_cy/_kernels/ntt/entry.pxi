@@ -131,7 +131,7 @@ cdef int _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tabl
     # finish: forward -> fold to [0, p) (`reduced`); inverse -> scale by n^-1 (`scaled`).
     # *largest <- the largest value of src when dst is not src (0 in place).  (Through
     # a pointer: a returned value would be tested for the error return, a branch on it.)
-    cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r, k
+    cdef Py_ssize_t rows = src.shape[0], n = src.shape[1], r
     cdef const Tables* t = &tables.c
     if n != tables.n or dst.shape[0] != rows or dst.shape[1] != n:
         raise ValueError("internal: array shape does not match the plan")
@@ -140,7 +140,6 @@ cdef int _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tabl
     cdef const lane_t* s = &src[0, 0]
     cdef lane_t* d = &dst[0, 0]
     # one largest-value slot per thread, kept across the rows that thread does
-    cdef int slots = threads if threads > 1 else 1
     cdef uint64_t* seen = _seen_slots(threads)
     cdef uint64_t top = 0
     cdef Tables local
@@ -165,8 +164,7 @@ cdef int _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tabl
                 else:
                     inverse_row(s + r * n, d + r * n, n, t, threads, natural, finish, NULL, 0,
                                 False, seen)
-        for k in range(slots):
-            top = max64(top, seen[k * SLOT])
+        top = seen_largest(seen, threads)
     free(seen)
     if t.irq != NULL and irq.stop:
         return interrupt_raised()

@@ -115,19 +115,15 @@ cdef class SingleRowProduct:
         cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
         cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)
         cdef bint square = pa == pb and na == nb
-        cdef uint64_t one_slot[SLOT]   # one thread's largest-value slot, else calloc'd
-        cdef uint64_t* seen = one_slot
-        memset(one_slot, 0, sizeof(one_slot))
-        if threads != 1:
-            seen = _seen_slots(threads)   # (checks the count)
         cdef void* rows = aligned_scratch(2 * n * self.lane)   # the product's, then work
         if rows == NULL:
-            if seen != one_slot:
-                free(seen)
             raise MemoryError()
+        cdef uint64_t one_slot[SLOT]
+        cdef uint64_t* seen = one_slot
         cdef uint64_t top
         cdef const Tables* t = &self.tables.c
         try:
+            seen = seen_slots_for(threads, one_slot)
             with nogil:
                 if self.lane == 4 and width == 4:
                     top = padded_product_rows(<const uint32_t*>pa, <const uint32_t*>pb, square,
@@ -156,8 +152,7 @@ cdef class SingleRowProduct:
             return out
         finally:
             free(rows)
-            if seen != one_slot:
-                free(seen)
+            free_seen_slots(seen, one_slot)
 
 
 cdef class SingleRowWrapped:
@@ -193,18 +188,14 @@ cdef class SingleRowWrapped:
         cdef const void* pa = cnp.PyArray_DATA(<cnp.ndarray>a)
         cdef const void* pb = cnp.PyArray_DATA(<cnp.ndarray>b)
         cdef bint square = pa == pb
-        cdef uint64_t one_slot[SLOT]   # one thread's largest-value slot, else calloc'd
-        cdef uint64_t* seen = one_slot
-        memset(one_slot, 0, sizeof(one_slot))
-        if threads != 1:
-            seen = _seen_slots(threads)   # (checks the count)
         cdef char* rows = <char*>aligned_scratch(2 * n * lane)   # a's transform, then b's
         if rows == NULL:
-            if seen != one_slot:
-                free(seen)
             raise MemoryError()
+        cdef uint64_t one_slot[SLOT]
+        cdef uint64_t* seen = one_slot
         cdef uint64_t top = 0
         try:
+            seen = seen_slots_for(threads, one_slot)
             with nogil:
                 load_lanes(pa, width, n, rows, lane, 1, &top)
                 if not square:
@@ -224,8 +215,7 @@ cdef class SingleRowWrapped:
             return out
         finally:
             free(rows)
-            if seen != one_slot:
-                free(seen)
+            free_seen_slots(seen, one_slot)
 
 
 cdef void wrapped_product(lane_t* rows, bint square, Py_ssize_t n, const Tables* t, lane_t c,
@@ -439,6 +429,30 @@ cdef uint64_t* _seen_slots(int threads) except NULL:
     return seen
 
 
+cdef inline uint64_t* seen_slots_for(int threads, uint64_t* one_slot) except NULL:
+    # Zeroed largest-value slots for `threads` threads: one_slot (SLOT values on the
+    # caller's stack) for one thread, so that a small call allocates nothing; else
+    # _seen_slots(threads).  Released by free_seen_slots.
+    if threads == 1:
+        memset(one_slot, 0, SLOT * sizeof(uint64_t))
+        return one_slot
+    return _seen_slots(threads)
+
+
+cdef inline void free_seen_slots(uint64_t* seen, const uint64_t* one_slot) noexcept nogil:
+    if seen != one_slot:
+        free(seen)
+
+
+cdef inline uint64_t seen_largest(const uint64_t* seen, int threads) noexcept nogil:
+    # The largest value the slots of `threads` threads (_seen_slots) saw.
+    cdef uint64_t top = 0
+    cdef int k
+    for k in range(threads if threads > 1 else 1):
+        top = max64(top, seen[k * SLOT])
+    return top
+
+
 cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t m, lane_t* d,
                                   Py_ssize_t n, const Tables* t, int threads, bint reduced,
                                   bint reduce_src, uint64_t* seen, bint tiled,
@@ -446,9 +460,7 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
     # forward_padded on pointers (shapes checked by the caller); seen: _seen_slots(
     # threads); scale, scale_q: every source value times scale mod p (padded_first_pass;
     # 0: none).  Returns the largest source value.
-    cdef Py_ssize_t r, c, k
-    cdef int slots = threads if threads > 1 else 1
-    cdef uint64_t top = 0
+    cdef Py_ssize_t r, c
     if threads > 1 and rows >= threads:
         c = chunk_size(n, 1)
         for r in prange(rows, num_threads=threads, schedule="static"):
@@ -467,6 +479,4 @@ cdef uint64_t forward_padded_rows(const source_t* s, Py_ssize_t rows, Py_ssize_t
                     forward_padded_part(s + r * m, m, d + r * n, n, c, t, reduced, reduce_src,
                                         scale, scale_q, seen + SLOT * threadid(), threadid(),
                                         threads, tiled)
-    for k in range(slots):
-        top = max64(top, seen[k * SLOT])
-    return top
+    return seen_largest(seen, threads)

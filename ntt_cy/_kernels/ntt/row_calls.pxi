@@ -46,55 +46,38 @@ cdef object row_transform(object x, TransformTables tables, bint is_forward, bin
         return None   # (a partial overlap: the general route refuses it)
     if in_place and width != lanes:
         return None
-    # the kernels' largest-value slots: one on this stack, or one per thread
     cdef uint64_t one_slot[SLOT]
-    cdef uint64_t* seen
-    if threads == 1:
-        memset(one_slot, 0, sizeof(one_slot))
-        return run_row_kernel(x, result, src, dst, width, lanes, n, t, is_forward, checked,
-                              natural, out, 1, one_slot)
-    seen = _seen_slots(threads)   # (checks the count)
+    cdef uint64_t* seen = one_slot   # the kernels' largest-value slots, one per thread
+    cdef uint64_t top = 0
     try:
-        return run_row_kernel(x, result, src, dst, width, lanes, n, t, is_forward, checked,
-                              natural, out, threads, seen)
+        seen = seen_slots_for(threads, one_slot)
+        if width != lanes:
+            # in place, the kernels' own report of the largest value is not one of x's
+            load_lanes(src, width, n, dst, lanes, 1, &top)
+            if checked and top >= t.mod.p:
+                return None
+            src = dst
+        elif in_place and checked:   # (out is x: its values are checked before any is overwritten)
+            if largest_lane(src, width, n) >= t.mod.p:
+                return None
+        with nogil:
+            if lanes == 4 and is_forward:
+                forward_row(<const uint32_t*>src, <uint32_t*>dst, n, t, threads, natural, True,
+                            seen)
+            elif lanes == 4:
+                inverse_row(<const uint32_t*>src, <uint32_t*>dst, n, t, threads, natural, True,
+                            NULL, 0, False, seen)
+            elif is_forward:
+                forward_row(<const uint64_t*>src, <uint64_t*>dst, n, t, threads, natural, True,
+                            seen)
+            else:
+                inverse_row(<const uint64_t*>src, <uint64_t*>dst, n, t, threads, natural, True,
+                            NULL, 0, False, seen)
+        # (checked=False: the values are never compared)
+        if checked and src != dst and seen_largest(seen, threads) >= t.mod.p:
+            return None
     finally:
-        free(seen)
-
-
-cdef inline object run_row_kernel(object x, cnp.ndarray result, const char* src, char* dst,
-                                  int width, int lanes, Py_ssize_t n, const Tables* t,
-                                  bint is_forward, bint checked, bint natural, object out,
-                                  int threads, uint64_t* seen):
-    # row_transform's conversion, check and kernel call, seen its zeroed slots (one per
-    # thread); result: what row_transform returns.
-    cdef bint in_place = <const char*>dst == src
-    cdef uint64_t top = 0, largest = 0
-    cdef int k
-    if width != lanes:
-        # in place, the kernels' own report of the largest value is not one of x's
-        load_lanes(src, width, n, dst, lanes, 1, &top)
-        if checked and top >= t.mod.p:
-            return None
-        src = dst
-    elif in_place and checked:   # (out is x: its values are checked before any is overwritten)
-        if largest_lane(src, width, n) >= t.mod.p:
-            return None
-    with nogil:
-        if lanes == 4 and is_forward:
-            forward_row(<const uint32_t*>src, <uint32_t*>dst, n, t, threads, natural, True, seen)
-        elif lanes == 4:
-            inverse_row(<const uint32_t*>src, <uint32_t*>dst, n, t, threads, natural, True, NULL,
-                        0, False, seen)
-        elif is_forward:
-            forward_row(<const uint64_t*>src, <uint64_t*>dst, n, t, threads, natural, True, seen)
-        else:
-            inverse_row(<const uint64_t*>src, <uint64_t*>dst, n, t, threads, natural, True, NULL,
-                        0, False, seen)
-    if checked and src != dst:   # (checked=False: the values are never compared)
-        for k in range(threads):
-            largest = max64(largest, seen[k * SLOT])
-        if largest >= t.mod.p:
-            return None
+        free_seen_slots(seen, one_slot)
     if out is None and width != lanes and not cnp.PyArray_ISSIGNED(<cnp.ndarray>x) \
             and (width == 8 or t.mod.p <= (<uint64_t>1 << 32)):
         return result.astype((<cnp.ndarray>x).dtype)   # (a uint32 / uint64 input keeps its dtype)
