@@ -21,7 +21,8 @@ from ntt_cy._routing import Route, product_route
 from ntt_cy._single_row import prepared_products, single_row_product
 from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, check_flag,
                                     check_out_array, check_poly_kind, check_residue_out,
-                                    integers_to_lanes, single_row_operand, unsigned_view)
+                                    integers_to_lanes, lane_dtype, single_row_operand,
+                                    unsigned_view)
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, requested_workers
 from ntt_cy._typing import Backend, Integer, PolyKind
@@ -247,7 +248,7 @@ def _read_width(route: Route, m: int) -> int:
     for the transforms of a cyclic or negacyclic product of length n (they read full
     rows of the lanes' dtype only), else 0: any 32- or 64-bit rows."""
     if route.path == "direct" and route.kind != "linear":
-        return 4 if m < 1 << 32 else 8
+        return lane_dtype(m).itemsize
     return 0
 
 
