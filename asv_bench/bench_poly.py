@@ -1,5 +1,5 @@
-"""asv suite of the products: polymul (classic cases, small and list inputs, schoolbook
-sizes, wrapped products, CRT moduli, negacyclic batches, peak memory) and bigmul.
+"""asv suite of the products: polymul (classic cases, small, list and mixed-width inputs,
+schoolbook sizes, wrapped products, CRT moduli, negacyclic batches, peak memory) and bigmul.
 
 API under test: ``ntt_cy.polymul(a, b, modulus, *, kind=..., workers=...)`` and
 ``ntt_cy.bigmul(x, y)``; commits without them skip these benchmarks.
@@ -89,6 +89,22 @@ class ListPolymul:
     def time_polymul(self, n, modulus):
         self.polymul(self.a, self.b, modulus, workers=1)
 
+
+
+class MixedWidthPolymul:
+    """One row of numpy's default int64 times a uint32 row (another product's result),
+    one thread, against the same product of two uint32 rows (SmallPolymul,
+    SmallWrappedPolymul): the cost of reading operands of two widths."""
+    params = ([256, 4096, 8192], [P30, 10**9 + 7], ["linear", "cyclic"])
+    param_names = ["n", "modulus", "kind"]
+
+    def setup(self, n, modulus, kind):
+        a, self.b = _operands(n, modulus)
+        self.a = a.astype(np.int64)
+        self.polymul = _polymul_or_skip(self.a, self.b, modulus, kind, 1)
+
+    def time_polymul(self, n, modulus, kind):
+        self.polymul(self.a, self.b, modulus, kind=kind, workers=1)
 
 class SchoolbookPolymul:
     """Products the schoolbook serves (one thread): a batch of short rows, one short

@@ -16,6 +16,8 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels import schoolbook as _schoolbook
 from ntt_cy._products import barrett_constants, plan_for
@@ -71,12 +73,24 @@ def single_row_product(a: npt.NDArray[Any], b: npt.NDArray[Any], m: int, kind: s
             kept[key] = product
     if product is None:
         return None
+    if a.dtype.itemsize != b.dtype.itemsize:   # e.g. int64 and a product's uint32
+        a, b = _eight_byte(a), _eight_byte(b)
     n = _transform_length(product)
     if n < PARALLEL_MIN_ELEMENTS:
         check_workers(workers)
         return product.product(a, b, checked)
     threads = row_threads(workers, n)   # (0: a set memory limit, or bad workers)
     return product.product(a, b, checked, threads) if threads else None
+
+
+def _eight_byte(x: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A 1-D integer array of fewer than 8 bytes a value as 8-byte values of the same
+    signedness (a copy of len(x) values, ~1 us per 8192: the prepared products read both
+    operands at one width, and the general route costs far more); anything else as
+    it is, for the product to take or decline."""
+    if x.dtype.kind in "iu" and x.dtype.itemsize < 8:
+        return x.astype(np.int64 if x.dtype.kind == "i" else np.uint64)
+    return x
 
 
 def _transform_length(product):

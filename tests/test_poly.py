@@ -492,6 +492,29 @@ def test_operands_of_different_widths(m, da, db):
         assert as_ints(polymul(a, b, m)) == flint_product(a.tolist(), b.tolist(), m), n
 
 
+
+@pytest.mark.parametrize("m", [998244353, 10**9 + 7, 1337006139375617])
+@pytest.mark.parametrize("da,db", [("i8", "u4"), ("u4", "i8"), ("i4", "u8"), ("u2", "i8")])
+def test_one_row_operands_of_different_widths_take_the_prepared_product(m, da, db,
+                                                                       monkeypatch):
+    # one 1-D row each (numpy's default int64 beside another product's uint32, say): the
+    # narrower read as 8-byte values by the product prepared for the shape, without the
+    # general route's reading of the operands
+    def general_route(*args):
+        raise AssertionError("the general route read the operands")
+
+    monkeypatch.setattr(poly, "_read_operands", general_route)
+    rng = np.random.default_rng(15)
+    for n, kind in [(7, "linear"), (300, "linear"), (4096, "cyclic"), (8192, "negacyclic")]:
+        a = rng.integers(0, 2**15, n).astype(da)
+        b = rng.integers(0, 2**15, n).astype(db)
+        a[0], b[-1] = np.iinfo(da).max % m, np.iinfo(db).max % m   # (below m)
+        before = a.copy(), b.copy()
+        got = polymul(a, b, m, kind=kind)
+        assert as_ints(got) == flint_product(a.tolist(), b.tolist(), m, kind), (n, kind)
+        assert got.dtype == poly.output_dtype(m)
+        assert np.array_equal(a, before[0]) and np.array_equal(b, before[1])
+
 # ---------------------------------------------------------------- one small row
 # 1-D integer arrays below PARALLEL_MIN_ELEMENTS take a product prepared per
 # (len a, len b, m) (ntt_cy/_single_row.py): the schoolbook, a direct prime's padded
