@@ -1,5 +1,5 @@
 """asv suite of the transforms: sizes, lane widths, reduction families, kinds, batches,
-threads, plan creation, butterfly rate, thread scaling and peak memory.
+int64 input, threads, plan creation, butterfly rate, thread scaling and peak memory.
 
 Every call passes ``workers=`` explicitly.  Transforms write into a preallocated
 ``out`` so the timings are the kernels plus ntt_cy's input checks, not numpy's allocator.
@@ -120,6 +120,27 @@ class FunctionAPI:
     def time_intt(self, n):
         self.intt(self.a, P30, workers=1)
 
+
+
+class Int64Input:
+    """ntt_cy.ntt / intt of numpy's default int64 rows, single thread (values below a
+    30-bit prime, so uint32 lanes): the conversion to lanes against FunctionAPI's
+    uint32 input of the same sizes."""
+    params = (["1024", "8192", "131072", "16x4096"],)
+    param_names = ["shape"]
+
+    def setup(self, shape):
+        self.ntt = ntt_cy_attr("ntt")
+        self.intt = ntt_cy_attr("intt")
+        dims = tuple(int(d) for d in shape.split("x"))
+        self.a = random_lanes(dims, P30, np.uint32).astype(np.int64)
+        self.ntt(self.a, P30, workers=1)
+
+    def time_ntt(self, shape):
+        self.ntt(self.a, P30, workers=1)
+
+    def time_intt(self, shape):
+        self.intt(self.a, P30, workers=1)
 
 class ConvolutionRoundTrip:
     """forward(bit_reversed=True) then inverse(bit_reversed=True): the convolution path."""

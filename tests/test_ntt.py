@@ -209,6 +209,50 @@ def test_non_contiguous_input_and_python_lists():
     assert ntt_cy.ntt(np.array([1, 2, 3, 4], dtype=np.int64), p).dtype == np.uint32
 
 
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+@pytest.mark.parametrize("shape", [(3, 4096), (1 << 17,), (5, 7, 256)])
+def test_eight_byte_inputs_to_uint32_lanes(dtype, shape):
+    # converted to uint32 lanes in one compiled pass that reports the largest value
+    # (_ntt.narrow_to_u32): the same transforms as uint32 input; a value >= p, one that
+    # the cut to 32 bits would bring below p, or a negative one raises the range error
+    p = 998244353
+    a = np.random.default_rng(5).integers(0, p, shape).astype(dtype)
+    a.reshape(-1)[[0, -1]] = p - 1
+    want = ntt_cy.ntt(a.astype(np.uint32), p)
+    got = ntt_cy.ntt(a, p)
+    # (a uint64 input keeps its dtype, the values those of the lanes)
+    assert got.dtype == (np.uint64 if dtype is np.uint64 else np.uint32)
+    assert np.array_equal(got, want)
+    assert np.array_equal(ntt_cy.intt(a, p), ntt_cy.intt(a.astype(np.uint32), p))
+    bad = [p, 2**32 + 5, 2**63 + 1] + ([-1] if dtype is np.int64 else [])
+    for value in bad:
+        x = a.copy()
+        x.reshape(-1)[x.size // 2] = value if value < 2**63 or dtype is np.uint64 else -5
+        before = x.copy()
+        with pytest.raises(ValueError, match=r"outside \[0, p\)"):
+            ntt_cy.ntt(x, p)
+        with pytest.raises(ValueError, match=r"outside \[0, p\)"):
+            ntt_cy.intt(x, p)
+        assert np.array_equal(x, before)
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
+def test_narrow_to_u32_cuts_and_reports_the_largest(isa):
+    narrow = load(isa).narrow_to_u32
+    rng = np.random.default_rng(6)
+    for n in (1, 7, 8, 31, 64, 1000, 4099):
+        src = rng.integers(0, 2**64, n, dtype=np.uint64)
+        dst = np.zeros(n, np.uint32)
+        assert narrow(src, dst) == int(src.max())
+        assert np.array_equal(dst, (src & np.uint64(2**32 - 1)).astype(np.uint32))
+        small = (src >> np.uint64(40)).copy()   # all below 2^24
+        small[n // 2] = 2**64 - 1 if n > 1 else small[0]
+        assert narrow(small, dst) == int(small.max())
+    assert narrow(np.zeros(0, np.uint64), np.zeros(0, np.uint32)) == 0
+    with pytest.raises(ValueError, match="lengths differ"):
+        narrow(np.zeros(3, np.uint64), np.zeros(2, np.uint32))
+
 def test_input_never_modified_and_out_in_place():
     p = 998244353
     a = np.random.default_rng(9).integers(0, p, (4, 1024)).astype(np.uint32)

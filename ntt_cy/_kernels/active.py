@@ -17,6 +17,7 @@ cached_row_call = kernels.cached_row_call
 cached_product_call = kernels.cached_product_call
 ROW_CALL_BELOW_N = kernels.ROW_CALL_BELOW_N
 inverse = kernels.inverse
+narrow_to_u32 = kernels.narrow_to_u32
 pointwise_mul = kernels.pointwise_mul
 pointwise_inverse = kernels.pointwise_inverse
 padded_product = kernels.padded_product

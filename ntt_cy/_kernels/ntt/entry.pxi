@@ -125,6 +125,22 @@ def inverse(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables
     return top
 
 
+def narrow_to_u32(const uint64_t[::1] src, uint32_t[::1] dst):
+    """dst[i] = src[i] cut to 32 bits, in one vectorized pass; returns the largest
+    src[i] (one >= p means dst is meaningless: the caller checks the input again, and
+    raises or reduces).  The general route's conversion of 8-byte integers (a signed
+    one as its unsigned view: negative values read >= 2^63) to uint32 lanes: one pass
+    instead of numpy's maximum and its cast."""
+    cdef Py_ssize_t n = src.shape[0]
+    if dst.shape[0] != n:
+        raise ValueError("internal: narrow_to_u32 lengths differ")
+    cdef uint64_t top = 0
+    if n:
+        with nogil:
+            top = narrow_lanes(&src[0], &dst[0], n, 0)
+    return top
+
+
 cdef int _run(const lane_t[:, ::1] src, lane_t[:, ::1] dst, TransformTables tables,
               int threads, bint natural, bint is_forward, bint finish,
               uint64_t* largest) except -1:

@@ -128,6 +128,32 @@ cdef inline uint64_t largest_lane(const void* src, int width, Py_ssize_t count) 
     return high
 
 
+cdef inline uint64_t narrow_lanes(const uint64_t* src, uint32_t* dst, Py_ssize_t count,
+                                  uint64_t high) noexcept nogil:
+    # dst[i] = src[i] cut to 32 bits; returns the largest of high and every src[i].
+    # (One loop of one type each way, which the compiler vectorizes: load_lanes' general
+    # loop, its widths and step read in every iteration, runs scalar.)
+    cdef Py_ssize_t i
+    cdef uint64_t x
+    for i in range(count):
+        x = src[i]
+        dst[i] = <uint32_t>x
+        high = x if x > high else high
+    return high
+
+
+cdef inline uint64_t widen_lanes(const uint32_t* src, uint64_t* dst, Py_ssize_t count,
+                                 uint64_t high) noexcept nogil:
+    # dst[i] = src[i]; returns the largest of high and every src[i].
+    cdef Py_ssize_t i
+    cdef uint32_t x, largest = 0
+    for i in range(count):
+        x = src[i]
+        dst[i] = x
+        largest = x if x > largest else largest
+    return high if high > largest else largest
+
+
 cdef inline void load_lanes(const void* src, int src_width, Py_ssize_t count, void* dst,
                             int dst_width, Py_ssize_t step, uint64_t* top) noexcept nogil:
     # dst[i * step] = src[i] for i < count, between uint32/uint64 lanes (a value that
@@ -135,6 +161,12 @@ cdef inline void load_lanes(const void* src, int src_width, Py_ssize_t count, vo
     # raised to the largest value read.
     cdef Py_ssize_t i
     cdef uint64_t x, high = top[0]
+    if step == 1 and src_width == 8 and dst_width == 4:
+        top[0] = narrow_lanes(<const uint64_t*>src, <uint32_t*>dst, count, high)
+        return
+    if step == 1 and src_width == 4 and dst_width == 8:
+        top[0] = widen_lanes(<const uint32_t*>src, <uint64_t*>dst, count, high)
+        return
     for i in range(count):
         x = (<const uint32_t*>src)[i] if src_width == 4 else (<const uint64_t*>src)[i]
         if dst_width == 4:
