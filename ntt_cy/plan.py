@@ -611,13 +611,15 @@ def row_threads(workers: Integer | None, n: int) -> int:
 
 def single_row_transform(plan: NTTPlan, a: object, axis: Integer,
                          reduction: Reduction | None, workers: Integer | None,
-                         is_forward: bool, checked: bool = True) -> IntegerArray | None:
+                         is_forward: bool, checked: bool = True,
+                         out: IntegerArray | None = None) -> IntegerArray | None:
     """plan's transform of a 1-D ndarray, list or tuple `a` of n < ROW_CALL_BELOW_N
     values in one compiled call, on the threads the general route would take (one below
-    PARALLEL_MIN_ELEMENTS), natural order into a fresh array (_ntt.transform_row: the
-    layers of _transform cost ~4 us, 10-20 times the butterflies of n = 256); None for
-    the general route, which also raises every error in its own order.  checked=False:
-    the caller guarantees values in [0, p), which are then never compared with p
+    PARALLEL_MIN_ELEMENTS), natural order into a fresh array or into `out` (a row
+    _ntt.transform_row writes straight into, `a` itself included: the layers of
+    _transform cost ~4 us, 10-20 times the butterflies of n = 256); None for the
+    general route, which also raises every error in its own order.  checked=False: the
+    caller guarantees values in [0, p), which are then never compared with p
     (_ntt.transform_row)."""
     if type(a) is list or type(a) is tuple:   # (read as ntt() reads them)
         a = _checks.single_row_operand(a, ROW_CALL_BELOW_N)
@@ -633,10 +635,10 @@ def single_row_transform(plan: NTTPlan, a: object, axis: Integer,
         tables = plan.tables(plan._family(reduction))
     except ValueError:
         return None
-    result: IntegerArray | None = _ntt.transform_row(a, tables, is_forward, checked, True, None,
+    result: IntegerArray | None = _ntt.transform_row(a, tables, is_forward, checked, True, out,
                                                      threads)
-    if result is None:
-        return None
+    if result is None or out is not None:
+        return result
     dt = a.dtype
     if dt is plan.dtype or dt.kind != "u" or plan.p > 1 << (8 * dt.itemsize):
         return result

@@ -55,11 +55,11 @@ def _plan_for(a: npt.ArrayLike, p: Integer, n: Integer | None, axis: Integer, ki
 
 
 def _single_row(a: npt.ArrayLike, p: Integer, axis: Integer, kind: Kind, reduction: Reduction,
-                workers: Integer | None, is_forward: bool, trusted: bool
-                ) -> IntegerArray | None:
-    """ntt / intt of a small 1-D ndarray, list or tuple with the default plan
-    (plan.single_row_transform; trusted: assume_reduced), or None for the general
-    route."""
+                workers: Integer | None, is_forward: bool, trusted: bool,
+                out: IntegerArray | None) -> IntegerArray | None:
+    """ntt / intt of a small 1-D ndarray, list or tuple with the default plan, into a
+    fresh array or `out` (plan.single_row_transform; trusted: assume_reduced), or None
+    for the general route."""
     if type(p) is not int or type(kind) is not str:
         return None
     a = _checks.single_row_operand(a, ROW_CALL_BELOW_N)
@@ -69,7 +69,8 @@ def _single_row(a: npt.ArrayLike, p: Integer, axis: Integer, kind: Kind, reducti
         plan = cached_plan(a.shape[0], p, None, kind, None)
     except (ValueError, TypeError):
         return None   # the general route raises it, after its checks of `a`
-    result = single_row_transform(plan, a, axis, reduction, workers, is_forward, not trusted)
+    result = single_row_transform(plan, a, axis, reduction, workers, is_forward, not trusted,
+                                  out)
     if result is not None and reduction == "auto":
         remember_row_tables(plan, kind)   # (the next such call: cached_row_call)
     return result
@@ -208,8 +209,8 @@ def ntt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Integer
         if result is not None:
             return result
     trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
-    if n is None and out is None and dtype is None and root is None and backend == "cpu":
-        result = _single_row(a, p, axis, kind, reduction, workers, True, trusted)
+    if n is None and dtype is None and root is None and backend == "cpu":
+        result = _single_row(a, p, axis, kind, reduction, workers, True, trusted, out)
         if result is not None:
             return result
     return _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend,
@@ -290,8 +291,8 @@ def intt(a: npt.ArrayLike, p: Integer, *, n: Integer | None = None, axis: Intege
         if result is not None:
             return result
     trusted = assume_reduced is not False and _checks.check_flag(assume_reduced, "assume_reduced")
-    if n is None and out is None and dtype is None and root is None and backend == "cpu":
-        result = _single_row(a, p, axis, kind, reduction, workers, False, trusted)
+    if n is None and dtype is None and root is None and backend == "cpu":
+        result = _single_row(a, p, axis, kind, reduction, workers, False, trusted, out)
         if result is not None:
             return result
     return _transform(a, p, n, axis, out, workers, kind, reduction, dtype, root, backend,

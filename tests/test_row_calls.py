@@ -104,6 +104,33 @@ def test_ntt_intt_calls_equal_the_general_route(p, kind, lengths):
                 assert np.array_equal(a, before)
 
 
+
+@pytest.mark.parametrize("p,kind,n", [(998244353, "cyclic", 1024), (12289, "negacyclic", 512),
+                                      (2**64 - 2**32 + 1, "cyclic", 256),
+                                      (998244353, "cyclic", 16384)])
+def test_ntt_intt_with_out_take_the_one_row_route_from_the_first_call(p, kind, n,
+                                                                      monkeypatch):
+    # a caller that always passes out= (no call without it keeps the tables first):
+    # the first call into out takes the one-row route and keeps the tables, the next
+    # ones cached_row_call (below PARALLEL_MIN_ELEMENTS); none reaches the general route
+    rng = np.random.default_rng(n)
+    a = rng.integers(0, p, n, dtype=np.uint64).astype(NTTPlan(n, p).dtype)
+    expect = {fn: fn(a, p, kind=kind, n=n) for fn in (ntt_cy.ntt, ntt_cy.intt)}
+    row_tables_by_key.pop((n, p, kind), None)
+
+    def general_route(*args):
+        raise AssertionError("the general route was taken")
+
+    monkeypatch.setattr(ntt_cy.transforms, "_transform", general_route)
+    for fn in (ntt_cy.ntt, ntt_cy.intt, ntt_cy.ntt):
+        out = np.full(n, 3, a.dtype)
+        assert fn(a, p, kind=kind, out=out) is out
+        assert np.array_equal(out, expect[fn])
+        inplace = a.copy()
+        assert fn(inplace, p, kind=kind, out=inplace) is inplace
+        assert np.array_equal(inplace, expect[fn])
+    assert ((n, p, kind) in row_tables_by_key) == (n < PARALLEL_MIN_ELEMENTS)
+
 @pytest.mark.parametrize("p", [998244353, 1337006139375617])
 def test_declined_arguments_raise_the_general_routes_errors(p):
     n = 64

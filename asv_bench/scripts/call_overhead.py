@@ -1,5 +1,5 @@
 """The time a small call spends outside its kernel: for each call form (ntt, intt,
-NTTPlan.forward / inverse with and without out=, natural and bit-reversed order,
+NTTPlan.forward / inverse, each with and without out=, natural and bit-reversed order,
 polymul) and length, the call's time (one row, best of --repeat loops), the kernel's
 time (a batch of 256 rows through the same call, divided by 256) and their difference,
 the overhead.
@@ -27,8 +27,8 @@ BATCH = 256
 # (modulus, kind, lengths or None for every size)
 FIELDS = ((998244353, "cyclic", None), (1337006139375617, "cyclic", None),
           (8380417, "negacyclic", (256,)), (12289, "negacyclic", (512, 1024)))
-FORMS = ("ntt", "intt", "forward", "forward_br", "forward_out", "forward_out_br",
-         "inverse", "inverse_br", "inverse_out", "inverse_out_br", "polymul")
+FORMS = ("ntt", "intt", "ntt_out", "intt_out", "forward", "forward_br", "forward_out",
+         "forward_out_br", "inverse", "inverse_br", "inverse_out", "inverse_out_br", "polymul")
 
 
 def best_us(fn, repeat, target_s=0.01):
@@ -44,8 +44,11 @@ def calls(form, plan, p, kind, row, batch, rhs_row, rhs_batch):
     if form == "polymul":
         return (lambda: ntt_cy.polymul(row, rhs_row, p, kind=kind, workers=1),
                 lambda: ntt_cy.polymul(batch, rhs_batch, p, kind=kind, workers=1))
-    if form in ("ntt", "intt"):
-        fn = ntt_cy.ntt if form == "ntt" else ntt_cy.intt
+    if form in ("ntt", "intt", "ntt_out", "intt_out"):
+        fn = ntt_cy.ntt if form.startswith("ntt") else ntt_cy.intt
+        if form.endswith("_out"):
+            return (lambda: fn(row, p, kind=kind, out=one_out, workers=1),
+                    lambda: fn(batch, p, kind=kind, out=many_out, workers=1))
         return (lambda: fn(row, p, kind=kind, workers=1),
                 lambda: fn(batch, p, kind=kind, workers=1))
     method = plan.forward if form.startswith("forward") else plan.inverse
