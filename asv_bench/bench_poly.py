@@ -1,5 +1,6 @@
 """asv suite of the products: polymul (classic cases, small, list and mixed-width inputs,
-schoolbook sizes, wrapped products, CRT moduli, negacyclic batches, peak memory) and bigmul.
+schoolbook sizes, wrapped products, CRT moduli, linear and negacyclic batches, peak memory)
+and bigmul.
 
 API under test: ``ntt_cy.polymul(a, b, modulus, *, kind=..., workers=...)`` and
 ``ntt_cy.bigmul(x, y)``; commits without them skip these benchmarks.
@@ -168,6 +169,20 @@ class NegacyclicBatch:
     def time_polymul_negacyclic(self, n, p, workers):
         self.polymul(self.a, self.b, p, kind="negacyclic", workers=workers)
 
+
+
+class LinearBatch:
+    """A batch of linear products of 16 rows, one thread: the transform rows live in
+    scratch buffers reused from call to call, not fresh memory faulted in each call."""
+    params = ([4096, 8192, 16384],)
+    param_names = ["n"]
+
+    def setup(self, n):
+        self.a, self.b = _operands(n, P30, rows=16)
+        self.polymul = _polymul_or_skip(self.a, self.b, P30, "linear", 1)
+
+    def time_polymul(self, n):
+        self.polymul(self.a, self.b, P30, workers=1)
 
 class PolymulMemory:
     """Peak memory of large products; the track_ version reports peak extra bytes

@@ -29,7 +29,7 @@ from ntt_cy._routing import (SCHOOL_NS, SCHOOL_PARALLEL_MIN, fits_padded_half, l
                              lane_costs, transform_cost)
 from ntt_cy._support.aligned import aligned_empty
 from ntt_cy._support.pieces import piece_rows, piece_starts
-from ntt_cy._support.scratch import scratch
+from ntt_cy._support.scratch import LIMIT_BYTES as SCRATCH_LIMIT_BYTES, scratch
 from ntt_cy._support.threads import effective_threads, resolve_workers
 from ntt_cy.plan import get_plan, modulus_constants
 
@@ -121,11 +121,19 @@ def _run_rows(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
     if path == "direct":
         if not checked and not route.unchecked:
             raise AssertionError("internal: unchecked rows on a product that does not check them")
-        out = prime_product(A2, B2, m, None, N, kind, threads, False, None, checked)
+        # Rows of transforms longer than the result (linear products) whose first L
+        # columns are copied into the fresh result: in a scratch buffer where one is
+        # kept (a fresh (R, N) temporary each call faults its pages in again once glibc
+        # has trimmed the heap).  One row is the result as it is (a view of a fresh
+        # array, no copy).
+        lanes = plan_for(N, m, None, kind).dtype
+        reused = N != L and R > 1 and R * N * lanes.itemsize <= SCRATCH_LIMIT_BYTES
+        rows = scratch("direct_product", (R, N), lanes) if reused else None
+        out = prime_product(A2, B2, m, None, N, kind, threads, False, rows, checked)
         if out is None:
             return None
-        if N != L:
-            out = np.ascontiguousarray(out[:, :L])
+        if N != L:   # (ascontiguousarray gives a view of one row: never of scratch)
+            out = out[:, :L].copy() if reused else np.ascontiguousarray(out[:, :L])
     elif path == "crt":
         out = crt_product(A2, B2, m, route.basis, N, kind, L, threads, route.offset, checked)
         if out is None:

@@ -321,6 +321,25 @@ def test_inputs_are_not_modified():
         assert np.array_equal(a, a0) and np.array_equal(b, b0)
 
 
+
+@pytest.mark.parametrize("m", [998244353, 1337006139375617, 10**9 + 7])
+@pytest.mark.parametrize("rows", [1, 2, 16])
+def test_results_share_no_memory_with_later_calls(m, rows):
+    # the transforms' rows live in per-thread scratch buffers, reused by the next call:
+    # a result is never a view of one (a linear product's rows are cropped out of them)
+    rng = np.random.default_rng(rows)
+    results = []
+    for n in (300, 300, 4096, 4096):
+        a = rng.integers(0, m, (rows, n), dtype=np.uint64)
+        b = rng.integers(0, m, (rows, n), dtype=np.uint64)
+        c = polymul(a, b, m)
+        assert c.flags.c_contiguous and c.shape == (rows, 2 * n - 1)
+        results.append((c, c.copy(), a, b))
+    for i, (c, kept, a, b) in enumerate(results):   # intact after the later calls
+        assert np.array_equal(c, kept)
+        assert not any(np.shares_memory(c, later[0]) for later in results[i + 1:])
+        assert as_ints(c[-1]) == flint_product(a[-1].tolist(), b[-1].tolist(), m)
+
 def test_squaring_same_object_and_workers():
     rng = np.random.default_rng(9)
     a = rng.integers(0, 10**9 + 7, size=3000, dtype=np.uint64)

@@ -123,11 +123,19 @@ def test_a_signal_handler_runs_during_one_long_call(name):
 def test_keyboard_interrupt_ends_one_long_call(name):
     call, took = long_call(name)
     expected = call()
-    start = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt):
-        signal_during(call, took, signal.SIGINT)
-    # the call ended well before its work would have been done (signal at took / 4)
-    assert time.perf_counter() - start < 0.75 * took
+    # the call ended well before its work would have been done (signal at took / 4);
+    # one more try, its duration timed again, where the first ran its work to the end:
+    # on a machine shared with the other test workers this has happened, rarely, to
+    # the CRT product (a missing poll fails both tries)
+    for attempt in range(2):
+        start = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            signal_during(call, took, signal.SIGINT)
+        elapsed = time.perf_counter() - start
+        if elapsed < 0.75 * took:
+            break
+        took = min(timed(call)[1] for _ in range(3))
+    assert elapsed < 0.75 * took, f"{1e3 * elapsed:.0f} ms of a call of {1e3 * took:.0f} ms"
     # nothing left behind: the same call again gives the same result
     assert np.array_equal(call(), expected)
 
