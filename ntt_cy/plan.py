@@ -506,6 +506,13 @@ class NTTPlan:
         # value raises, and an in-place kernel reads values it has already written.  A
         # separate `out` may have been written when the error is raised.
         lanes = _checks.unsigned_view(arr, self.p)
+        limit = self.p   # every value is in [0, p) when the kernels' largest is below it
+        if lanes is None and arr.dtype.kind == "i" and arr.dtype.isnative \
+                and arr.dtype.itemsize == self.dtype.itemsize:
+            # signed values of the lanes' width, p above their sign bit (int64 rows for
+            # Goldilocks): as unsigned lanes a negative value reads >= 2^(bits - 1),
+            # above every non-negative one (all below p)
+            lanes, limit = arr.view(self.dtype), 1 << (8 * arr.dtype.itemsize - 1)
         # assume_reduced on integer input: the values are converted unchecked (a cast
         # that never compares them) and the kernels' largest value is not looked at
         trusted = assume_reduced and arr.dtype.kind in "iu"
@@ -558,7 +565,7 @@ class NTTPlan:
             for start, stop in piece_starts(rows.shape[0], step):
                 largest = max(largest, kernel(rows[start:stop], dst[start:stop], tables,
                                               threads, not bit_reversed, True, not trusted))
-        if unchecked and largest >= self.p:
+        if unchecked and largest >= limit:
             _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise")  # raises
             raise ValueError(f"a has values outside [0, p) for p = {self.p}")
         result = dst.reshape(moved.shape)

@@ -237,6 +237,39 @@ def test_eight_byte_inputs_to_uint32_lanes(dtype, shape):
         assert np.array_equal(x, before)
 
 
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+@pytest.mark.parametrize("shape", [(256,), (8192,), (3, 1024), (1 << 17,)])
+def test_signed_rows_for_a_modulus_above_their_sign_bit(dtype, shape):
+    # int64 (int32) rows for Goldilocks, p > 2^63: read as unsigned lanes without a
+    # pass of their own, the kernels' largest value below 2^63 (2^31) telling that none
+    # is negative; a negative value raises the range error, the input intact
+    p = 2**64 - 2**32 + 1
+    top = np.iinfo(dtype).max
+    a = np.random.default_rng(8).integers(0, top, shape, dtype=np.int64).astype(dtype)
+    a.reshape(-1)[[0, -1]] = top
+    unsigned = a.astype(np.uint64)
+    plan = ntt_cy.NTTPlan(shape[-1], p)
+    for fn in (ntt_cy.ntt, ntt_cy.intt):
+        want = fn(unsigned, p)
+        got = fn(a, p)
+        assert got.dtype == np.uint64 and np.array_equal(got, want)
+        assert np.array_equal(fn(a, p, assume_reduced=True), want)
+    for method in (plan.forward, plan.inverse):
+        want = method(unsigned, bit_reversed=True)
+        assert np.array_equal(method(a, bit_reversed=True), want)
+        out = np.zeros(shape, np.uint64)
+        assert method(a, out=out, bit_reversed=True) is out and np.array_equal(out, want)
+    for value in (-1, np.iinfo(dtype).min):
+        x = a.copy()
+        x.reshape(-1)[x.size // 3] = value
+        before = x.copy()
+        for call in (lambda: ntt_cy.ntt(x, p), lambda: ntt_cy.intt(x, p),
+                     lambda: plan.forward(x, bit_reversed=True)):
+            with pytest.raises(ValueError, match=r"outside \[0, p\)"):
+                call()
+            assert np.array_equal(x, before)
+
 @pytest.mark.parametrize("isa", checkable_isas())
 def test_narrow_to_u32_cuts_and_reports_the_largest(isa):
     narrow = load(isa).narrow_to_u32

@@ -197,9 +197,9 @@ cdef class SingleRowWrapped:
         try:
             seen = seen_slots_for(threads, one_slot)
             with nogil:
-                load_lanes(pa, width, n, rows, lane, 1, &top)
+                load_lanes(pa, width, n, rows, lane, 1, &top, checked)
                 if not square:
-                    load_lanes(pb, width, n, rows + n * lane, lane, 1, &top)
+                    load_lanes(pb, width, n, rows + n * lane, lane, 1, &top, checked)
                 if not checked or top < t.mod.p:
                     if lane == 4:
                         wrapped_product(<uint32_t*>rows, square, n, t, <uint32_t>self.c,

@@ -26,7 +26,8 @@ cdef object row_transform(object x, TransformTables tables, bint is_forward, bin
                           bint natural, object out, int threads):
     # transform_row's work (see there).
     cdef const Tables* t = &tables.c
-    cdef int width = row_width(x, t.mod.p), lanes = tables.lane_bytes
+    cdef uint64_t limit   # x's values lie in [0, p) when the largest lane is below it
+    cdef int width = row_width(x, t.mod.p, &limit), lanes = tables.lane_bytes
     cdef Py_ssize_t n = tables.n
     if width == 0 or cnp.PyArray_DIM(<cnp.ndarray>x, 0) != n or n >= ROW_CALL_BELOW:
         return None   # (longer rows: the general route, whose Interrupt polls for signals)
@@ -53,12 +54,12 @@ cdef object row_transform(object x, TransformTables tables, bint is_forward, bin
         seen = seen_slots_for(threads, one_slot)
         if width != lanes:
             # in place, the kernels' own report of the largest value is not one of x's
-            load_lanes(src, width, n, dst, lanes, 1, &top)
-            if checked and top >= t.mod.p:
+            load_lanes(src, width, n, dst, lanes, 1, &top, checked)
+            if checked and top >= limit:
                 return None
             src = dst
         elif in_place and checked:   # (out is x: its values are checked before any is overwritten)
-            if largest_lane(src, width, n) >= t.mod.p:
+            if largest_lane(src, width, n) >= limit:
                 return None
         with nogil:
             if lanes == 4 and is_forward:
@@ -74,7 +75,7 @@ cdef object row_transform(object x, TransformTables tables, bint is_forward, bin
                 inverse_row(<const uint64_t*>src, <uint64_t*>dst, n, t, threads, natural, True,
                             NULL, 0, False, seen)
         # (checked=False: the values are never compared)
-        if checked and src != dst and seen_largest(seen, threads) >= t.mod.p:
+        if checked and src != dst and seen_largest(seen, threads) >= limit:
             return None
     finally:
         free_seen_slots(seen, one_slot)

@@ -13,13 +13,16 @@ cdef extern from "<stdlib.h>" nogil:
     void* aligned_alloc(size_t alignment, size_t size)   # C11
 
 
-cdef inline int row_width(object x, uint64_t m):
+cdef inline int row_width(object x, uint64_t m, uint64_t* limit=NULL):
     # The width in bytes (4 or 8) at which x's values read as unsigned lanes whose
     # maximum alone tells whether all lie in [0, m); 0 when x is not a non-empty 1-D,
     # C-contiguous, aligned, native-order numpy.ndarray (no subclass) of 32/64-bit
     # integers.  A signed
     # array qualifies only for m <= 2^(bits - 1): a negative value then reads as a lane
-    # >= 2^(bits - 1) >= m (the rule of ntt_cy._support.checks.unsigned_view).
+    # >= 2^(bits - 1) >= m (the rule of ntt_cy._support.checks.unsigned_view).  Given
+    # `limit`, one for a larger m too, *limit set to the bound the maximum must stay
+    # below: m, or 2^(bits - 1) for such a signed array (a negative value reads >= it,
+    # every other is below it and below m).
     if not cnp.PyArray_CheckExact(x):
         return 0   # subclasses (masked arrays) go the general route, which knows them
     cdef cnp.ndarray arr = <cnp.ndarray>x
@@ -28,8 +31,12 @@ cdef inline int row_width(object x, uint64_t m):
             or not cnp.PyArray_ISCARRAY_RO(arr) or not cnp.PyArray_ISINTEGER(arr) \
             or (width != 4 and width != 8):
         return 0
+    if limit != NULL:
+        limit[0] = m
     if cnp.PyArray_ISSIGNED(arr) and m > (<uint64_t>1 << (8 * width - 1)):
-        return 0
+        if limit == NULL:
+            return 0
+        limit[0] = <uint64_t>1 << (8 * width - 1)
     return width
 
 
@@ -132,7 +139,8 @@ cdef inline uint64_t narrow_lanes(const uint64_t* src, uint32_t* dst, Py_ssize_t
                                   uint64_t high) noexcept nogil:
     # dst[i] = src[i] cut to 32 bits; returns the largest of high and every src[i].
     # (One loop of one type each way, which the compiler vectorizes: load_lanes' general
-    # loop, its widths and step read in every iteration, runs scalar.)
+    # loop, its widths and step read in every iteration, runs scalar.  Not for
+    # constant-time calls: the compiled reduction may branch on the values.)
     cdef Py_ssize_t i
     cdef uint64_t x
     for i in range(count):
@@ -146,25 +154,29 @@ cdef inline uint64_t widen_lanes(const uint32_t* src, uint64_t* dst, Py_ssize_t 
                                  uint64_t high) noexcept nogil:
     # dst[i] = src[i]; returns the largest of high and every src[i].
     cdef Py_ssize_t i
-    cdef uint32_t x, largest = 0
+    cdef uint64_t x
     for i in range(count):
         x = src[i]
         dst[i] = x
-        largest = x if x > largest else largest
-    return high if high > largest else largest
+        high = x if x > high else high
+    return high
 
 
 cdef inline void load_lanes(const void* src, int src_width, Py_ssize_t count, void* dst,
-                            int dst_width, Py_ssize_t step, uint64_t* top) noexcept nogil:
+                            int dst_width, Py_ssize_t step, uint64_t* top,
+                            bint checked=False) noexcept nogil:
     # dst[i * step] = src[i] for i < count, between uint32/uint64 lanes (a value that
     # does not fit a uint32 lane is cut: the caller refuses it through *top); *top is
-    # raised to the largest value read.
+    # raised to the largest value read.  checked (the caller compares *top with the
+    # modulus, branching on the values anyway): the vectorized loops below, whose
+    # compiled maximum may branch on the values; otherwise the scalar loop, never a
+    # jump on a value (assume_reduced calls are constant-time).
     cdef Py_ssize_t i
     cdef uint64_t x, high = top[0]
-    if step == 1 and src_width == 8 and dst_width == 4:
+    if checked and step == 1 and src_width == 8 and dst_width == 4:
         top[0] = narrow_lanes(<const uint64_t*>src, <uint32_t*>dst, count, high)
         return
-    if step == 1 and src_width == 4 and dst_width == 8:
+    if checked and step == 1 and src_width == 4 and dst_width == 8:
         top[0] = widen_lanes(<const uint32_t*>src, <uint64_t*>dst, count, high)
         return
     for i in range(count):
