@@ -28,6 +28,7 @@ from ntt_cy._kernels.crt import residues as _residues
 from ntt_cy._routing import (SCHOOL_NS, SCHOOL_PARALLEL_MIN, fits_padded_half, lane_cost,
                              lane_costs, transform_cost)
 from ntt_cy._support.aligned import aligned_empty
+from ntt_cy._support.checks import lane_dtype
 from ntt_cy._support.pieces import piece_rows, piece_starts
 from ntt_cy._support.scratch import LIMIT_BYTES as SCRATCH_LIMIT_BYTES, scratch
 from ntt_cy._support.threads import effective_threads, resolve_workers
@@ -126,7 +127,7 @@ def _run_rows(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
         # kept (a fresh (R, N) temporary each call faults its pages in again once glibc
         # has trimmed the heap).  One row is the result as it is (a view of a fresh
         # array, no copy).
-        lanes = plan_for(N, m, None, kind).dtype
+        lanes = lane_dtype(m)
         reused = N != L and R > 1 and R * N * lanes.itemsize <= SCRATCH_LIMIT_BYTES
         rows = scratch("direct_product", (R, N), lanes) if reused else None
         out = prime_product(A2, B2, m, None, N, kind, threads, False, rows, checked)

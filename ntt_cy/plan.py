@@ -505,14 +505,9 @@ class NTTPlan:
         # back), unless they go to `out` in place: the input must be intact when a bad
         # value raises, and an in-place kernel reads values it has already written.  A
         # separate `out` may have been written when the error is raised.
-        lanes = _checks.unsigned_view(arr, self.p)
-        limit = self.p   # every value is in [0, p) when the kernels' largest is below it
-        if lanes is None and arr.dtype.kind == "i" and arr.dtype.isnative \
-                and arr.dtype.itemsize == self.dtype.itemsize:
-            # signed values of the lanes' width, p above their sign bit (int64 rows for
-            # Goldilocks): as unsigned lanes a negative value reads >= 2^(bits - 1),
-            # above every non-negative one (all below p)
-            lanes, limit = arr.view(self.dtype), 1 << (8 * arr.dtype.itemsize - 1)
+        # (every value is in [0, p) when the largest lane is below `limit`: p, or the
+        # sign bit of signed rows for a p above it, int64 rows for Goldilocks say)
+        lanes, limit = _checks.unsigned_lanes(arr, self.p)
         # assume_reduced on integer input: the values are converted unchecked (a cast
         # that never compares them) and the kernels' largest value is not looked at
         trusted = assume_reduced and arr.dtype.kind in "iu"
@@ -545,7 +540,7 @@ class NTTPlan:
             # value (numpy's maximum, then its cast, took two)
             if (into is not None and lanes is not None and lanes.dtype.itemsize == 8
                     and self.dtype.itemsize == 4 and arr.flags.c_contiguous
-                    and _ntt.narrow_to_u32(lanes.reshape(-1), into.reshape(-1)) < self.p):
+                    and _ntt.narrow_to_u32(lanes.reshape(-1), into.reshape(-1)) < limit):
                 src = into
             else:   # (a value >= p or a negative one: found and raised here)
                 src = _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise", into)

@@ -317,18 +317,24 @@ def integers_to_lanes(arr: np.ndarray, p: int, dt: np.dtype, name: str,
     return arr.astype(dt, copy=False)
 
 
-def unsigned_view(arr: np.ndarray, p: int) -> np.ndarray | None:
-    """A native-order int/uint array as unsigned lanes of its width (a view), when one
-    maximum over that view tells whether every value lies in [0, p): a negative signed
-    value reads as >= 2^(bits-1) there, so signed arrays qualify only for
-    p <= 2^(bits-1).  None otherwise."""
+def unsigned_lanes(arr: np.ndarray, p: int) -> tuple[np.ndarray | None, int]:
+    """A native-order int/uint array as unsigned lanes of its width (a view), and the
+    bound their maximum must stay below for every value to lie in [0, p): p, or
+    2^(bits-1) for a signed array and a larger p (a negative value reads as >= 2^(bits-1)
+    there, every other value is below it).  (None, p) for other arrays."""
     if arr.dtype.kind not in "iu" or not arr.dtype.isnative:
-        return None
+        return None, p
     if arr.dtype.kind == "u":
-        return arr
-    if p > 1 << (8 * arr.dtype.itemsize - 1):
-        return None
-    return arr.view(np.dtype(f"u{arr.dtype.itemsize}"))
+        return arr, p
+    sign = 1 << (8 * arr.dtype.itemsize - 1)
+    return arr.view(np.dtype(f"u{arr.dtype.itemsize}")), min(p, sign)
+
+
+def unsigned_view(arr: np.ndarray, p: int) -> np.ndarray | None:
+    """unsigned_lanes' view where its bound is p itself (signed arrays only for
+    p <= 2^(bits-1)), else None."""
+    view, limit = unsigned_lanes(arr, p)
+    return view if limit == p else None
 
 
 def _all_below_unsigned(arr: np.ndarray, p: int) -> bool:

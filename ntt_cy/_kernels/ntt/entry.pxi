@@ -137,7 +137,7 @@ def narrow_to_u32(const uint64_t[::1] src, uint32_t[::1] dst):
     cdef uint64_t top = 0
     if n:
         with nogil:
-            top = narrow_lanes(&src[0], &dst[0], n, 0)
+            top = copy_largest(&src[0], &dst[0], n, 0)
     return top
 
 

@@ -19,7 +19,7 @@ from ntt_cy._kernels.ntt.arith_goldilocks cimport goldilocks_mul64
 from ntt_cy._support.aligned cimport aligned_new
 from ntt_cy._support.openmp cimport check_threads
 from ntt_cy._kernels.ntt.single_row cimport (LINEAR, aligned_scratch, copy_lanes, fold_lanes, largest_lane,
-                                load_lanes, narrow_lanes,
+                                copy_largest, load_lanes,
                                 new_row, operand_width, row_width, valid_shape)
 
 from ntt_cy._support.aligned import TABLE_TAIL_BYTES, readable_tail

@@ -135,29 +135,26 @@ cdef inline uint64_t largest_lane(const void* src, int width, Py_ssize_t count) 
     return high
 
 
-cdef inline uint64_t narrow_lanes(const uint64_t* src, uint32_t* dst, Py_ssize_t count,
+ctypedef fused from_lane:
+    uint32_t
+    uint64_t
+
+ctypedef fused to_lane:
+    uint32_t
+    uint64_t
+
+
+cdef inline uint64_t copy_largest(const from_lane* src, to_lane* dst, Py_ssize_t count,
                                   uint64_t high) noexcept nogil:
-    # dst[i] = src[i] cut to 32 bits; returns the largest of high and every src[i].
-    # (One loop of one type each way, which the compiler vectorizes: load_lanes' general
-    # loop, its widths and step read in every iteration, runs scalar.  Not for
-    # constant-time calls: the compiled reduction may branch on the values.)
+    # dst[i] = src[i] (cut to 32 bits for uint32 dst); returns the largest of high and
+    # every src[i].  (One loop of one type each way, which the compiler vectorizes:
+    # load_lanes' general loop, its widths and step read in every iteration, runs
+    # scalar.  Not for constant-time calls: the compiled maximum may branch on values.)
     cdef Py_ssize_t i
     cdef uint64_t x
     for i in range(count):
         x = src[i]
-        dst[i] = <uint32_t>x
-        high = x if x > high else high
-    return high
-
-
-cdef inline uint64_t widen_lanes(const uint32_t* src, uint64_t* dst, Py_ssize_t count,
-                                 uint64_t high) noexcept nogil:
-    # dst[i] = src[i]; returns the largest of high and every src[i].
-    cdef Py_ssize_t i
-    cdef uint64_t x
-    for i in range(count):
-        x = src[i]
-        dst[i] = x
+        dst[i] = <to_lane>x
         high = x if x > high else high
     return high
 
@@ -174,10 +171,10 @@ cdef inline void load_lanes(const void* src, int src_width, Py_ssize_t count, vo
     cdef Py_ssize_t i
     cdef uint64_t x, high = top[0]
     if checked and step == 1 and src_width == 8 and dst_width == 4:
-        top[0] = narrow_lanes(<const uint64_t*>src, <uint32_t*>dst, count, high)
+        top[0] = copy_largest(<const uint64_t*>src, <uint32_t*>dst, count, high)
         return
     if checked and step == 1 and src_width == 4 and dst_width == 8:
-        top[0] = widen_lanes(<const uint32_t*>src, <uint64_t*>dst, count, high)
+        top[0] = copy_largest(<const uint32_t*>src, <uint64_t*>dst, count, high)
         return
     for i in range(count):
         x = (<const uint32_t*>src)[i] if src_width == 4 else (<const uint64_t*>src)[i]
