@@ -310,7 +310,7 @@ def crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
         products = scratch("crt", (basis.k, R, N), basis.dtype)
         work = scratch("operand", (R, N), basis.dtype)
         t = effective_threads(threads, R * N)
-        out = np.empty((R, L), dtype=U32 if basis.fused32(m) else U64)
+        out = aligned_empty((R, L), U32 if basis.fused32(m) else U64)
         if kind == "cyclic" and _padded_fits(A2, B2, N):
             # all of it one kernel call (values read mod each prime as they load)
             if basis.fused_product32(N, m, offset).run(A2, B2, products, work, out, t) < m:

@@ -23,6 +23,7 @@ from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, che
                                     check_out_array, check_poly_kind, check_residue_out,
                                     integers_to_lanes, lane_dtype, single_row_operand,
                                     unsigned_view)
+from ntt_cy._support.aligned import aligned_empty
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, requested_workers
 from ntt_cy._typing import Backend, Integer, PolyKind
@@ -181,7 +182,12 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
         A2, B2 = _rows(RA, RB, batch)
         result = run_route(route, A2, B2, m, threads, True)
     result = result.reshape(batch + result.shape[-1:])
-    return _deliver(result.astype(output_dtype(m), copy=False), out, m)
+    dt = output_dtype(m)
+    if result.dtype != dt and dt != OBJ:   # (uint64 rows of a uint32 result)
+        narrowed = aligned_empty(result.shape, dt)   # (aligned, as every route's result)
+        np.copyto(narrowed, result, casting="unsafe")   # (values < m fit)
+        result = narrowed
+    return _deliver(result.astype(dt, copy=False), out, m)
 
 
 convolve = polymul
