@@ -125,8 +125,9 @@ class FunctionAPI:
 class Int64Input:
     """ntt_cy.ntt / intt of numpy's default int64 rows, single thread (values below a
     30-bit prime, so uint32 lanes): the conversion to lanes against FunctionAPI's
-    uint32 input of the same sizes."""
-    params = (["1024", "8192", "131072", "16x4096"],)
+    uint32 input of the same sizes.  256x16384: a batch whose lanes exceed the scratch
+    buffers, converted piece by piece."""
+    params = (["1024", "8192", "131072", "16x4096", "256x16384"],)
     param_names = ["shape"]
 
     def setup(self, shape):

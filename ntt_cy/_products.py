@@ -67,28 +67,57 @@ def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
     step = _piece_rows(route, R, A2, B2, m, threads)
     if step == R:
         return _run_rows(route, A2, B2, m, threads, checked)
-    out: npt.NDArray[Any] | None = None
+    # the pieces write into the result where its dtype is known beforehand (no copy)
+    dtype = _result_dtype(route, m)
+    width = A2.shape[1] + B2.shape[1] - 1 if route.kind == "linear" else A2.shape[1]
+    out = None if dtype is None else aligned_empty((R, width), dtype)
     for start, stop in piece_starts(R, step):
         piece = A2[start:stop]
+        dest = None if out is None else out[start:stop]
         part = _run_rows(route, piece, piece if B2 is A2 else B2[start:stop], m, threads,
-                         checked)
+                         checked, dest)
         if part is None:
             return None
         if out is None:
             out = np.empty((R,) + part.shape[1:], dtype=part.dtype)
-        out[start:stop] = part
+        if part is not dest:
+            out[start:stop] = part
     return out
+
+
+def _result_dtype(route: Route, m: int) -> np.dtype[Any] | None:
+    """The dtype of run_route's result along `route` where _run_rows can write it into
+    a given array (the direct and fused CRT paths, unfolded), else None."""
+    if route.fold is not None:
+        return None
+    if route.path == "direct":
+        return lane_dtype(m)
+    if route.path == "crt" and route.basis.fused(m):
+        return U32 if route.basis.fused32(m) else U64
+    return None
 
 
 def _piece_rows(route: Route, R: int, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
                 threads: int | None) -> int:
-    """Rows per piece of R products along `route` (piece_rows; all of them below
-    PIECES_FROM values, without estimating)."""
+    """Rows per piece of R products along `route` (piece_rows: about PIECE_NS of work,
+    the temporaries within the scratch buffers; all of them below PIECES_FROM values,
+    without estimating)."""
     na, nb = A2.shape[1], B2.shape[1]
     if R < 2 or R * (na + nb) < PIECES_FROM:
         return R
     row_bytes = math.gcd(na * A2.dtype.itemsize, nb * B2.dtype.itemsize)
-    return piece_rows(R, row_ns(route, na, nb, m), resolve_workers(threads), row_bytes)
+    return piece_rows(R, row_ns(route, na, nb, m), resolve_workers(threads), row_bytes,
+                      scratch_row_bytes(route, m))
+
+
+def scratch_row_bytes(route: Route, m: int) -> int:
+    """The bytes one row of products along `route` takes in the largest of its scratch
+    buffers (0: a route without them): the transform rows, one per CRT prime."""
+    if route.length == 0:
+        return 0
+    if route.basis is None:
+        return route.length * lane_dtype(m).itemsize
+    return route.basis.k * route.length * route.basis.dtype.itemsize
 
 
 def row_ns(route: Route, na: int, nb: int, m: int) -> float:
@@ -110,8 +139,10 @@ def row_ns(route: Route, na: int, nb: int, m: int) -> float:
 
 
 def _run_rows(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
-              threads: int | None, checked: bool) -> npt.NDArray[Any] | None:
-    """run_route in one piece."""
+              threads: int | None, checked: bool,
+              dest: npt.NDArray[Any] | None = None) -> npt.NDArray[Any] | None:
+    """run_route in one piece.  dest: a C-contiguous (R, L) array of
+    _result_dtype(route, m) the result may be written into (then returned)."""
     path, N = route.path, route.length
     R, na = A2.shape
     if route.kind == "linear":
@@ -127,16 +158,23 @@ def _run_rows(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
         # kept (a fresh (R, N) temporary each call faults its pages in again once glibc
         # has trimmed the heap).  One row is the result as it is (a view of a fresh
         # array, no copy).
+        # (dest: the result itself, or the array the first L columns are copied into)
         lanes = lane_dtype(m)
         reused = N != L and R > 1 and R * N * lanes.itemsize <= SCRATCH_LIMIT_BYTES
         rows = scratch("direct_product", (R, N), lanes) if reused else None
+        if N == L and route.fold is None:
+            rows = dest
         out = prime_product(A2, B2, m, None, N, kind, threads, False, rows, checked)
         if out is None:
             return None
-        if N != L:   # (ascontiguousarray gives a view of one row: never of scratch)
+        if N != L and dest is not None and route.fold is None:
+            np.copyto(dest, out[:, :L])
+            out = dest
+        elif N != L:   # (ascontiguousarray gives a view of one row: never of scratch)
             out = out[:, :L].copy() if reused else np.ascontiguousarray(out[:, :L])
     elif path == "crt":
-        out = crt_product(A2, B2, m, route.basis, N, kind, L, threads, route.offset, checked)
+        out = crt_product(A2, B2, m, route.basis, N, kind, L, threads, route.offset, checked,
+                          None if route.fold is not None else dest)
         if out is None:
             return None
     elif path == "schoolbook":
@@ -297,20 +335,21 @@ def _reduce_on_load(plan):
 
 # ---------------------------------------------------------------- several primes
 
-def crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True):
+def crt_product(A2, B2, m, basis, N, kind, L, threads, offset=0, checked=True, out=None):
     """Exact convolution (first L coefficients of each row) via the primes of `basis`,
     reduced mod m < 2**64: an (R, L) array (uint32 when the fused reconstruction serves
-    m < 2**32, else uint64).  `offset` is added to every coefficient before
-    reconstruction and removed after.  checked=False: A2, B2 may hold values >= m, taken
-    only where the whole product is one call (basis.fused(m), cyclic, the rows within
-    the zero-padded half: the call reports the largest value it read): None when one
-    is."""
+    m < 2**32, else uint64; `out` when given, a C-contiguous array of that dtype, on the
+    fused path).  `offset` is added to every coefficient before reconstruction and
+    removed after.  checked=False: A2, B2 may hold values >= m, taken only where the
+    whole product is one call (basis.fused(m), cyclic, the rows within the zero-padded
+    half: the call reports the largest value it read): None when one is."""
     R = A2.shape[0]
     if basis.fused(m):   # rebuilt from the primes' uint32 rows
         products = scratch("crt", (basis.k, R, N), basis.dtype)
         work = scratch("operand", (R, N), basis.dtype)
         t = effective_threads(threads, R * N)
-        out = aligned_empty((R, L), U32 if basis.fused32(m) else U64)
+        if out is None:
+            out = aligned_empty((R, L), U32 if basis.fused32(m) else U64)
         if kind == "cyclic" and _padded_fits(A2, B2, N):
             # all of it one kernel call (values read mod each prime as they load)
             if basis.fused_product32(N, m, offset).run(A2, B2, products, work, out, t) < m:

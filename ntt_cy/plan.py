@@ -14,7 +14,7 @@ from ntt_cy._support.aligned import (PAGE_ELEMENTWISE, PAGE_QUOTIENTS, PAGE_TWID
                                     TABLE_TAIL_BYTES, aligned_copy, aligned_empty)
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.pieces import piece_rows, piece_starts
-from ntt_cy._support.scratch import scratch
+from ntt_cy._support.scratch import LIMIT_BYTES as SCRATCH_LIMIT_BYTES, scratch
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, effective_threads
 from ntt_cy._typing import Integer, IntegerArray, Kind, Reduction
 from ntt_cy.primes import root_of_unity
@@ -524,41 +524,43 @@ class NTTPlan:
             # (32 bytes a value bound the copies below: a small call skips the estimate)
             self._check_memory(arr, family, convert or arr.dtype.kind == "O", last, direct,
                                out is None and result_dt is not self.dtype)
-        if unchecked and lanes is not None:
+        # A dtype conversion goes to a per-thread scratch buffer: a fresh temporary costs
+        # page faults (~0.15 ms for n = 2^17 int64 -> uint32, as much as half the
+        # transform).  A batch of rows beyond the buffer's limit converts piece by piece,
+        # each piece into the buffer just before its transform.
+        threads = effective_threads(workers, arr.size)
+        piecewise = (convert and last and arr.flags.c_contiguous
+                     and arr.size * self.dtype.itemsize > SCRATCH_LIMIT_BYTES
+                     and (out is None or not np.may_share_memory(out, arr)))
+        if piecewise:
+            src = arr   # (rows of integers, converted by the pieces)
+        elif unchecked and lanes is not None:
             src = lanes
         elif trusted and lanes is not None and lanes.dtype == self.dtype:
             src = lanes
-        elif trusted:
-            src = scratch("lanes", arr.shape, self.dtype)
-            np.copyto(src, arr, casting="unsafe")
         else:
-            # A dtype conversion goes to a per-thread scratch buffer: a fresh temporary
-            # costs page faults (~0.15 ms for n = 2^17 int64 -> uint32, as much as half
-            # the transform).  The scratch copy is only ever read by the kernel.
-            into = scratch("lanes", arr.shape, self.dtype) if convert else None
-            # 8-byte integers to uint32 lanes: one compiled pass that reports the largest
-            # value (numpy's maximum, then its cast, took two)
-            if (into is not None and lanes is not None and lanes.dtype.itemsize == 8
-                    and self.dtype.itemsize == 4 and arr.flags.c_contiguous
-                    and _ntt.narrow_to_u32(lanes.reshape(-1), into.reshape(-1)) < limit):
-                src = into
-            else:   # (a value >= p or a negative one: found and raised here)
-                src = _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise", into)
-        threads = effective_threads(workers, src.size)
+            src = self._lanes(arr, lanes, limit, trusted,
+                              scratch("lanes", arr.shape, self.dtype) if convert else None)
         kernel = _ntt.TRANSFORMS[self.dtype][is_forward]
         moved = src if last else np.moveaxis(src, axis, -1)
         rows = np.ascontiguousarray(moved).reshape(-1, self.n)
         dst = (out.view(self.dtype).reshape(-1, self.n) if direct and out is not None
-               else aligned_empty(rows.shape, rows.dtype))
+               else aligned_empty(rows.shape, self.dtype))
         tables = self.tables(family)
-        step = self._piece_rows(rows.shape[0], threads)
-        if step == rows.shape[0] and not trusted:
+        step = self._piece_rows(rows.shape[0], threads,
+                                self.n * self.dtype.itemsize if piecewise else 0)
+        if step == rows.shape[0] and not trusted and not piecewise:
             largest = kernel(rows, dst, tables, threads, not bit_reversed)
         else:   # (a long batch: Ctrl-C is answered between pieces, _support/pieces.py;
             # assume_reduced: the kernels are told not to report the largest value)
             largest = 0
             for start, stop in piece_starts(rows.shape[0], step):
-                largest = max(largest, kernel(rows[start:stop], dst[start:stop], tables,
+                part = rows[start:stop]
+                if piecewise:
+                    into = scratch("lanes", part.shape, self.dtype)
+                    part = self._lanes(part, _checks.unsigned_lanes(part, self.p)[0], limit,
+                                       trusted, into, arr)
+                largest = max(largest, kernel(part, dst[start:stop], tables,
                                               threads, not bit_reversed, True, not trusted))
         if unchecked and largest >= limit:
             _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise")  # raises
@@ -572,9 +574,9 @@ class NTTPlan:
             out[...] = result   # (values in [0, p), which out's dtype holds)
         return out
 
-    def _piece_rows(self, rows: int, threads: int) -> int:
+    def _piece_rows(self, rows: int, threads: int, row_scratch: int = 0) -> int:
         """Rows per kernel call of a transform of `rows` rows (piece_rows; all of them
-        below PIECES_FROM elements, without estimating)."""
+        below PIECES_FROM elements, without estimating); row_scratch as piece_rows."""
         if rows < 2 or rows * self.n < PIECES_FROM:
             return rows
         from ntt_cy._routing import transform_costs   # (imports this module)
@@ -582,7 +584,34 @@ class NTTPlan:
         ns, u64_ratio = transform_costs()
         row_ns = ns * self.n * max(self.n.bit_length() - 1, 1) \
             * (u64_ratio if self.dtype.itemsize == 8 else 1.0)
-        return piece_rows(rows, row_ns, threads, self.n * self.dtype.itemsize)
+        return piece_rows(rows, row_ns, threads, self.n * self.dtype.itemsize, row_scratch)
+
+    def _lanes(self, arr: npt.NDArray[Any], lanes: npt.NDArray[Any] | None, limit: int,
+               trusted: bool, into: npt.NDArray[Any] | None,
+               whole: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
+        """The integer array `arr` as the plan's lanes, in `into` (arr's shape and the
+        lanes' dtype) where a conversion is needed; lanes, limit: unsigned_lanes(arr).
+        trusted (assume_reduced, an array that needs the conversion): a cast into
+        `into` that never compares the values.  A value outside [0, p) raises
+        ValueError, its message from `whole` when arr is a piece of it (the whole
+        array's minimum or maximum)."""
+        if trusted and into is not None:
+            np.copyto(into, arr, casting="unsafe")
+            return into
+        # 8-byte integers to uint32 lanes: one compiled pass that reports the largest
+        # value (numpy's maximum, then its cast, took two)
+        if (into is not None and lanes is not None and lanes.dtype.itemsize == 8
+                and self.dtype.itemsize == 4 and arr.flags.c_contiguous
+                and _ntt.narrow_to_u32(lanes.reshape(-1), into.reshape(-1)) < limit):
+            return into
+        if whole is not None:   # (the whole array's message where a piece fails)
+            try:
+                return _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise", into)
+            except ValueError:
+                _checks.integers_to_lanes(whole, self.p, self.dtype, "a", "raise")
+                raise
+        # (a value >= p or a negative one: found and raised here)
+        return _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise", into)
 
     def _check_memory(self, arr: npt.NDArray[Any], family: str, convert: bool, last: bool,
                       direct: bool, widen: bool) -> None:

@@ -165,3 +165,74 @@ class _SubPlan(NTTPlan):
 def test_a_subclass_copies_as_itself():
     twin = pickle.loads(pickle.dumps(_SubPlan(16, P, kind="negacyclic")))
     assert type(twin) is _SubPlan and twin.kind == "negacyclic"
+
+
+@pytest.fixture
+def small_scratch(monkeypatch):
+    """A 64 KiB scratch limit: integer batches above it convert piece by piece."""
+    from ntt_cy._support import pieces
+    monkeypatch.setattr(pieces, "SCRATCH_LIMIT_BYTES", 1 << 16)
+    monkeypatch.setattr("ntt_cy.plan.SCRATCH_LIMIT_BYTES", 1 << 16)
+    monkeypatch.setattr("ntt_cy.plan.PIECES_FROM", 0)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int16])
+def test_a_long_integer_batch_converts_piece_by_piece_to_the_same_result(dtype, small_scratch,
+                                                                          monkeypatch):
+    import ntt_cy.plan as plan_module
+    p, n = 998244353, 256
+    rng = np.random.default_rng(11)
+    high = min(p, np.iinfo(dtype).max + 1)
+    a = rng.integers(0, high, (3, 40, n), dtype=np.int64).astype(dtype)
+    a[-1, -1, :] = high - 1
+    original = a.copy()
+    lanes = a.astype(np.uint32)
+    shapes = []
+    real_scratch = plan_module.scratch
+
+    def recorded(slot, shape, dt):
+        shapes.append((slot, shape))
+        return real_scratch(slot, shape, dt)
+
+    monkeypatch.setattr(plan_module, "scratch", recorded)
+    plan = NTTPlan(n, p)
+    for bit_reversed in (False, True):
+        for transform in (plan.forward, plan.inverse):
+            shapes.clear()
+            got = transform(a, bit_reversed=bit_reversed, workers=1)
+            want = transform(lanes, bit_reversed=bit_reversed, workers=1)
+            assert got.shape == a.shape and np.array_equal(got, want)
+            conversions = [shape for slot, shape in shapes if slot == "lanes"]
+            assert len(conversions) > 1
+            assert all(rows * n * 4 <= 1 << 16 for rows, _ in conversions)
+    out = np.empty(a.shape, np.uint32)
+    plan.forward(a, out=out, workers=1)
+    assert np.array_equal(out, plan.forward(lanes, workers=1))
+    got = plan.forward(a, workers=1, assume_reduced=True)
+    assert np.array_equal(got, plan.forward(lanes, workers=1))
+    assert np.array_equal(a, original)
+
+
+@pytest.mark.parametrize("bad, message", [(998244353 + 4, "maximum 998244357"),
+                                          (-3, "minimum -3")])
+def test_a_value_outside_in_a_later_piece_names_the_whole_arrays_extreme(bad, message,
+                                                                          small_scratch):
+    p, n = 998244353, 256
+    rng = np.random.default_rng(12)
+    a = rng.integers(0, p, (64, n), dtype=np.int64)
+    a[-1, 3] = bad
+    a[0, 0] = 7
+    original = a.copy()
+    with pytest.raises(ValueError, match=message):
+        ntt_cy.ntt(a, p, workers=1)
+    assert np.array_equal(a, original)
+
+
+def test_an_integer_batch_transformed_in_place_converts_every_value_first(small_scratch):
+    # out is the input itself: written only after every value has been converted
+    p, n = 998244353, 256
+    rng = np.random.default_rng(13)
+    a = rng.integers(0, p, (64, n), dtype=np.int64)
+    want = ntt_cy.ntt(a.astype(np.uint32), p, workers=1)
+    assert ntt_cy.ntt(a, p, workers=1, out=a) is a
+    assert np.array_equal(a, want)

@@ -121,3 +121,98 @@ def test_ctrl_c_interrupts_a_long_batch_soon():
         proc.kill()
     assert line[0] == "interrupted", f"the batch ran to its end ({line[1]} s)"
     assert answered < 1.0, f"Ctrl-C answered after {answered:.2f} s"
+
+
+def test_pieces_keep_their_rows_temporaries_within_the_scratch_buffers():
+    limit = pieces.SCRATCH_LIMIT_BYTES
+    per_row = limit // 40   # 40 rows fit
+    # little work but temporaries beyond the limit: pieces of 40 rows (a multiple of
+    # the 64-byte granule of 4-byte rows: 32), then of 2 threads
+    assert piece_rows(1000, 1.0, 1, row_bytes=64, row_scratch=per_row) == 40
+    assert piece_rows(1000, 1.0, 1, row_bytes=4, row_scratch=per_row) == 32
+    assert piece_rows(1000, 1.0, 2, row_bytes=64, row_scratch=per_row) == 40
+    # within the limit: one piece; beyond it even for one row: one row a piece
+    assert piece_rows(40, 1.0, 1, row_bytes=64, row_scratch=per_row) == 40
+    assert piece_rows(10, 1.0, 1, row_bytes=64, row_scratch=2 * limit) == 1
+    # the work still bounds a piece where it is the smaller
+    assert piece_rows(10_000, PIECE_NS / 10, 1, row_bytes=64, row_scratch=per_row) == 10
+
+
+@pytest.mark.parametrize("m, dtype, n, rows", [(998244353, np.uint32, 8192, 128),
+                                               (10**9 + 7, np.uint32, 4096, 64)])
+def test_long_product_batches_run_in_pieces_their_scratch_buffers_hold(m, dtype, n, rows):
+    # rows x transform rows beyond the scratch limit would be fresh temporaries each
+    # call (page faults: about half the speed of a row)
+    from ntt_cy._products import _piece_rows, scratch_row_bytes
+    from ntt_cy._routing import product_route
+    a = np.zeros((rows, n), dtype)
+    route = product_route(rows, n, n, m, "linear")
+    per_row = scratch_row_bytes(route, m)
+    assert rows * per_row > pieces.SCRATCH_LIMIT_BYTES
+    step = _piece_rows(route, rows, a, a, m, 1)
+    assert step < rows and step * per_row <= pieces.SCRATCH_LIMIT_BYTES
+
+
+@pytest.fixture
+def small_scratch(monkeypatch):
+    """Scratch-sized pieces of 64 KiB of temporaries: the batches below run as several
+    pieces for that reason alone."""
+    monkeypatch.setattr(pieces, "SCRATCH_LIMIT_BYTES", 1 << 16)
+    monkeypatch.setattr("ntt_cy._products.PIECES_FROM", 0)
+
+
+@pytest.mark.parametrize("m, kind, na, nb", [
+    (998244353, "linear", 300, 200),        # direct: the first L columns copied out
+    (998244353, "cyclic", 512, 512),        # direct: the transform rows are the result
+    (998244353, "negacyclic", 512, 512),
+    (10**9 + 7, "linear", 300, 257),        # CRT, reconstructed straight into the result
+    (10**9 + 7, "negacyclic", 256, 256),
+    (2**61 - 1, "linear", 100, 70),         # CRT on uint64 residues: pieces copied
+    (12289, "linear", 1000, 3),             # (a route without scratch rows)
+])
+def test_products_in_scratch_sized_pieces_equal_each_rows_product(m, kind, na, nb,
+                                                                  small_scratch,
+                                                                  monkeypatch):
+    from ntt_cy import _products
+    from ntt_cy._routing import product_route
+    rng = np.random.default_rng(7)
+    rows = 37
+    dtype = np.uint32 if m < 2**32 else np.uint64
+    a = rng.integers(0, m, (rows, na), dtype=np.uint64).astype(dtype)
+    b = rng.integers(0, m, (rows, nb), dtype=np.uint64).astype(dtype)
+    a[-1, :] = m - 1   # the largest values, in the last piece
+    b[-1, :] = m - 1
+    originals = a.copy(), b.copy()
+    calls = []
+    run_rows = _products._run_rows
+
+    def counted(*args):
+        calls.append(args[1].shape[0])
+        return run_rows(*args)
+
+    monkeypatch.setattr(_products, "_run_rows", counted)
+    got = ntt_cy.polymul(a, b, m, kind=kind, workers=1)
+    # (the route is the build's choice: a transform route keeps scratch rows, in pieces)
+    route = product_route(rows, na, nb, m, kind)
+    if rows * _products.scratch_row_bytes(route, m) > pieces.SCRATCH_LIMIT_BYTES:
+        assert len(calls) > 1 and sum(calls) == rows
+    if m == 998244353:
+        assert route.path == "direct" and len(calls) > 1
+    for row in range(rows):
+        assert np.array_equal(got[row], ntt_cy.polymul(a[row], b[row], m, kind=kind))
+    assert np.array_equal(a, originals[0]) and np.array_equal(b, originals[1])
+
+
+def test_a_value_outside_the_modulus_in_a_later_piece_is_reduced(small_scratch):
+    # int64 rows go to the kernels unchecked; the last piece finds the values >= m and
+    # negative ones, and the whole call runs again on residues
+    rng = np.random.default_rng(8)
+    m = 998244353
+    a = rng.integers(0, m, (40, 300), dtype=np.int64)
+    b = rng.integers(0, m, (40, 200), dtype=np.int64)
+    a[-1, 5], b[-1, 7] = 3 * m + 2, -5
+    original = a.copy(), b.copy()
+    got = ntt_cy.polymul(a, b, m, workers=1)
+    want = ntt_cy.polymul(a % m, b % m, m, workers=1)
+    assert np.array_equal(got, want)
+    assert np.array_equal(a, original[0]) and np.array_equal(b, original[1])
