@@ -199,6 +199,22 @@ def test_guide_bit_reversed_example_multiplies_negacyclically():
     assert np.array_equal(names["c"], ntt_cy.polymul(a, b, p, kind="negacyclic"))
 
 
+@pytest.mark.parametrize("n", [16384, 1000])
+def test_guide_aligned_out_recipe_gives_an_aligned_out_of_n_values(n):
+    import ntt_cy
+
+    for _ in range(4):   # (a few allocations: numpy's addresses vary)
+        names = {"np": np, "n": n}
+        exec(compile(code_block(GUIDE.read_text(), "### Large results and huge pages",
+                                "python"), str(GUIDE), "exec"), names)
+        out = names["out"]
+        assert out.ctypes.data % 64 == 0 and out.shape == (n,) and out.dtype == np.uint32
+        a = np.arange(n, dtype=np.uint32)
+        if n == 16384:
+            assert ntt_cy.ntt(a, 998244353, out=out) is out
+            assert np.array_equal(out, ntt_cy.ntt(a, 998244353))
+
+
 def test_guide_polymul_examples_print_what_they_say():
     import ntt_cy
 
