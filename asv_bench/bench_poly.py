@@ -189,7 +189,8 @@ class LongBatch:
     buffers (8 MiB and more): it runs in pieces whose temporaries fit them, so a row
     costs about what it costs in a 16-row batch (LinearBatch), not the page faults of
     fresh temporaries each call.  Linear products mod a 30-bit prime (direct) and mod
-    10^9 + 7 (three-prime CRT), negacyclic ones mod the prime."""
+    10^9 + 7 (three-prime CRT), negacyclic ones mod the prime.  time_polymul_out: into
+    a numpy-allocated out, which the products are written into (no result array)."""
     params = ([f"linear/{P30}", f"linear/{10**9 + 7}", f"negacyclic/{P30}"],)
     param_names = ["kind/modulus"]
 
@@ -199,9 +200,13 @@ class LongBatch:
         n = 8192 if kind == "linear" else 16384
         self.a, self.b = _operands(n, self.m, rows=128)
         self.polymul = _polymul_or_skip(self.a, self.b, self.m, kind, 1)
+        self.out = np.empty_like(self.polymul(self.a, self.b, self.m, kind=kind, workers=1))
 
     def time_polymul(self, case):
         self.polymul(self.a, self.b, self.m, kind=self.kind, workers=1)
+
+    def time_polymul_out(self, case):
+        self.polymul(self.a, self.b, self.m, kind=self.kind, workers=1, out=self.out)
 
 
 class PolymulMemory:

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ntt_cy._crt import CRTBasis
     from ntt_cy._routing import Route
 
-__all__ = ["run_route", "row_ns", "peak_bytes", "prime_product", "crt_product", "crt_residues", "object_products",
+__all__ = ["run_route", "result_dtype", "row_ns", "peak_bytes", "prime_product", "crt_product", "crt_residues", "object_products",
            "schoolbook", "wrap", "plan_for", "barrett_constants"]
 
 U32, U64, OBJ = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(object)
@@ -51,26 +51,33 @@ PIECES_FROM = 1 << 16
 
 @overload
 def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
-              threads: int | None, checked: Literal[True] = ...) -> npt.NDArray[Any]: ...
+              threads: int | None, checked: Literal[True] = ...,
+              out: npt.NDArray[Any] | None = ...) -> npt.NDArray[Any]: ...
 @overload
 def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
-              threads: int | None, checked: bool) -> npt.NDArray[Any] | None: ...
+              threads: int | None, checked: bool,
+              out: npt.NDArray[Any] | None = ...) -> npt.NDArray[Any] | None: ...
 def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
-              threads: int | None, checked: bool = True) -> npt.NDArray[Any] | None:
+              threads: int | None, checked: bool = True,
+              out: npt.NDArray[Any] | None = None) -> npt.NDArray[Any] | None:
     """The products of the rows A2 (R, na) and B2 (R, nb) mod m along `route`
     (_routing.product_route(R, na, nb, m, kind)), as an (R, L) array: L = na + nb - 1
     for linear products, n for cyclic and negacyclic ones; uint32, uint64 or object.
     threads: a count, or None for get_workers().  checked=False (route.unchecked only): A2,
     B2 may hold values >= m, and the result is None when one does.  A long batch runs
-    in pieces of rows (ntt_cy/_support/pieces.py: Ctrl-C is answered between them)."""
+    in pieces of rows (ntt_cy/_support/pieces.py: Ctrl-C is answered between them).
+    out: a C-contiguous (R, L) array of result_dtype(route, m) (not None), sharing no
+    memory with the rows, that the products are written into and which is returned (a
+    None result may leave it partly written)."""
     R = A2.shape[0]
     step = _piece_rows(route, R, A2, B2, m, threads)
     if step == R:
-        return _run_rows(route, A2, B2, m, threads, checked)
+        return _run_rows(route, A2, B2, m, threads, checked, out)
     # the pieces write into the result where its dtype is known beforehand (no copy)
-    dtype = _result_dtype(route, m)
+    dtype = result_dtype(route, m)
     width = A2.shape[1] + B2.shape[1] - 1 if route.kind == "linear" else A2.shape[1]
-    out = None if dtype is None else aligned_empty((R, width), dtype)
+    if out is None and dtype is not None:
+        out = aligned_empty((R, width), dtype)
     for start, stop in piece_starts(R, step):
         piece = A2[start:stop]
         dest = None if out is None else out[start:stop]
@@ -85,7 +92,7 @@ def run_route(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
     return out
 
 
-def _result_dtype(route: Route, m: int) -> np.dtype[Any] | None:
+def result_dtype(route: Route, m: int) -> np.dtype[Any] | None:
     """The dtype of run_route's result along `route` where _run_rows can write it into
     a given array (the direct and fused CRT paths, unfolded), else None."""
     if route.fold is not None:
@@ -142,7 +149,7 @@ def _run_rows(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
               threads: int | None, checked: bool,
               dest: npt.NDArray[Any] | None = None) -> npt.NDArray[Any] | None:
     """run_route in one piece.  dest: a C-contiguous (R, L) array of
-    _result_dtype(route, m) the result may be written into (then returned)."""
+    result_dtype(route, m) the result is written into (then returned)."""
     path, N = route.path, route.length
     R, na = A2.shape
     if route.kind == "linear":
@@ -154,20 +161,25 @@ def _run_rows(route: Route, A2: npt.NDArray[Any], B2: npt.NDArray[Any], m: int,
         if not checked and not route.unchecked:
             raise AssertionError("internal: unchecked rows on a product that does not check them")
         # Rows of transforms longer than the result (linear products) whose first L
-        # columns are copied into the fresh result: in a scratch buffer where one is
-        # kept (a fresh (R, N) temporary each call faults its pages in again once glibc
-        # has trimmed the heap).  One row is the result as it is (a view of a fresh
-        # array, no copy).
-        # (dest: the result itself, or the array the first L columns are copied into)
+        # columns are copied into the result: in a scratch buffer where one is kept (a
+        # fresh (R, N) temporary each call faults its pages in again once glibc has
+        # trimmed the heap).  One row is the result as it is (a view of a fresh array,
+        # no copy).  dest: the transform rows themselves where they are the result and
+        # dest is 64-byte aligned (a caller's misaligned `out` would make every sweep's
+        # vectors straddle cache lines: 10-20% slower than a copy), else the array the
+        # result is copied into.
         lanes = lane_dtype(m)
-        reused = N != L and R > 1 and R * N * lanes.itemsize <= SCRATCH_LIMIT_BYTES
+        aligned = (dest is not None and dest.ctypes.data % 64 == 0
+                   and N * lanes.itemsize % 64 == 0)
+        reused = (N != L or (dest is not None and not aligned)) and R > 1 \
+            and R * N * lanes.itemsize <= SCRATCH_LIMIT_BYTES
         rows = scratch("direct_product", (R, N), lanes) if reused else None
-        if N == L and route.fold is None:
+        if N == L and route.fold is None and aligned:
             rows = dest
         out = prime_product(A2, B2, m, None, N, kind, threads, False, rows, checked)
         if out is None:
             return None
-        if N != L and dest is not None and route.fold is None:
+        if dest is not None and route.fold is None and out is not dest:
             np.copyto(dest, out[:, :L])
             out = dest
         elif N != L:   # (ascontiguousarray gives a view of one row: never of scratch)

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from ntt_cy._kernels import active as _ntt
 from ntt_cy._kernels.crt import wide as _wide
-from ntt_cy._products import peak_bytes, run_route
+from ntt_cy._products import peak_bytes, result_dtype, run_route
 from ntt_cy._routing import Route, product_route
 from ntt_cy._single_row import prepared_products, single_row_product
 from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, check_flag,
@@ -60,7 +60,9 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
     out : numpy.ndarray, optional
         Where to write the result: its shape, writable, a 32- or 64-bit integer dtype
         that holds every value in [0, m) (as :func:`ntt_cy.ntt` takes it), or object;
-        it may be one of the inputs.  A fresh array when None.
+        it may be one of the inputs.  A fresh array when None.  On the transform
+        routes a C-contiguous `out` of the result's dtype, not one of the inputs, gets
+        the products written into it directly (no result array of their own).
     workers : int, optional
         Threads, as for :func:`ntt_cy.ntt`: k > 0 exactly k, -k counting back from the
         usable CPUs, None :func:`ntt_cy.get_workers`.
@@ -169,18 +171,21 @@ def polymul(a: npt.ArrayLike, b: npt.ArrayLike, modulus: Integer, *, kind: PolyK
         check_memory(peak_bytes(route, rows, na, nb, m),
                      "polymul of {} row(s) of lengths {} and {} mod m", rows, na, nb)
     result = None
+    into = _out_rows(out, route, batch + (na + nb - 1 if kind == "linear" else na,), m, A, B)
     if route.unchecked:
         # 32/64-bit integer arrays go in as they are (unsigned views): the route's kernels
         # see every value anyway and report the largest; one >= m (or a negative one)
         # sends the product to the residues below
         lanes = _unchecked_rows(A, B, m, batch, _read_width(route, m))
         if lanes is not None:
-            result = run_route(route, lanes[0], lanes[1], m, threads, False)
+            result = run_route(route, lanes[0], lanes[1], m, threads, False, into)
     if result is None:
         RA = A if a_reduced else _residues(A, m, "a")
         RB = RA if B is A else B if b_reduced else _residues(B, m, "b")
         A2, B2 = _rows(RA, RB, batch)
-        result = run_route(route, A2, B2, m, threads, True)
+        result = run_route(route, A2, B2, m, threads, True, into)
+    if out is not None and result is into:
+        return out   # (written by the kernels)
     result = result.reshape(batch + result.shape[-1:])
     dt = output_dtype(m)
     if result.dtype != dt and dt != OBJ:   # (uint64 rows of a uint32 result)
@@ -212,6 +217,26 @@ def _deliver(result: npt.NDArray[Any], out: npt.NDArray[Any] | None, m: Integer
         check_residue_out(out, result.shape, m, None, "every coefficient in [0, m)")
     out[...] = result
     return out
+
+
+def _out_rows(out: Any, route: Route, shape: tuple[int, ...], m: int,
+              A: npt.NDArray[Any], B: npt.NDArray[Any]) -> npt.NDArray[Any] | None:
+    """The user's `out` as the (rows, L) array the route's kernels write the products
+    into (no result array, no copy): an ndarray of the result's shape and of the dtype
+    the route computes in (result_dtype: the direct and fused CRT routes, which is then
+    the result's own), C-contiguous, aligned, writable, sharing no memory with the
+    operands; else None (the result is computed, then copied into `out` by _deliver,
+    which checks it)."""
+    if type(out) is not np.ndarray:
+        return None
+    dt = result_dtype(route, m)
+    if (dt is None or dt != output_dtype(m) or out.dtype != dt or out.shape != shape
+            or not out.flags.c_contiguous or not out.flags.aligned
+            or not out.flags.writeable):
+        return None
+    if np.may_share_memory(out, A) or np.may_share_memory(out, B):
+        return None
+    return out.reshape(-1, shape[-1])
 
 
 # ---------------------------------------------------------------- the operands

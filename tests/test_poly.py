@@ -803,3 +803,50 @@ def test_wide32_basis_limits():
     m = 3**300
     a = [m - 1] * 2048
     assert as_ints(polymul(a, a, m)) == [min(k + 1, 4095 - k) % m for k in range(4095)]
+
+
+# ---------------------------------------------------------------- out= written directly
+
+@pytest.mark.parametrize("m, kind, na, nb", [(998244353, "linear", 3000, 2000),
+                                             (998244353, "cyclic", 4096, 4096),
+                                             (998244353, "negacyclic", 4096, 4096),
+                                             (10**9 + 7, "linear", 3000, 2000),
+                                             (2**61 - 1, "linear", 3000, 2000)])
+@pytest.mark.parametrize("aligned", [True, False])
+def test_a_batch_product_into_out_allocates_no_result(m, kind, na, nb, aligned):
+    # the kernels write the products into `out` (or into scratch rows copied there):
+    # no result-sized array, whether out is 64-byte aligned or numpy's own
+    import tracemalloc
+
+    from ntt_cy._support.aligned import aligned_empty
+    rng = np.random.default_rng(na)
+    dtype = np.uint32 if m < 2**32 else np.uint64
+    a = rng.integers(0, m, (4, na), dtype=np.uint64).astype(dtype)
+    b = rng.integers(0, m, (4, nb), dtype=np.uint64).astype(dtype)
+    want = polymul(a, b, m, kind=kind)
+    shape = want.shape
+    out = aligned_empty(shape, dtype) if aligned else np.empty(shape, dtype)
+    if not aligned and out.ctypes.data % 64 == 0:
+        out = np.empty(want.size + 16, dtype)[4:4 + want.size].reshape(shape)
+    assert polymul(a, b, m, kind=kind, out=out) is out and np.array_equal(out, want)
+    out[...] = 0
+    tracemalloc.start()
+    try:
+        assert polymul(a, b, m, kind=kind, out=out) is out
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert np.array_equal(out, want)
+    route = _routing.product_route(4, na, nb, m, kind)
+    if _products.result_dtype(route, m) is not None:
+        assert peak < want.nbytes // 4, (route, peak, want.nbytes)
+
+
+def test_out_sharing_an_operands_memory_gets_the_whole_product():
+    rng = np.random.default_rng(21)
+    m = 998244353
+    a = rng.integers(0, m, (3, 4096), dtype=np.uint32)
+    b = rng.integers(0, m, (3, 4096), dtype=np.uint32)
+    want = polymul(a, b, m, kind="cyclic")
+    assert polymul(a, b, m, kind="cyclic", out=b) is b
+    assert np.array_equal(b, want)

@@ -200,6 +200,11 @@ def test_products_in_scratch_sized_pieces_equal_each_rows_product(m, kind, na, n
         assert route.path == "direct" and len(calls) > 1
     for row in range(rows):
         assert np.array_equal(got[row], ntt_cy.polymul(a[row], b[row], m, kind=kind))
+    # the pieces written into a caller's out (numpy's alignment, then 64 bytes)
+    from ntt_cy._support.aligned import aligned_empty
+    for out in (np.empty_like(got), aligned_empty(got.shape, got.dtype)):
+        assert ntt_cy.polymul(a, b, m, kind=kind, workers=1, out=out) is out
+        assert np.array_equal(out, got)
     assert np.array_equal(a, originals[0]) and np.array_equal(b, originals[1])
 
 
