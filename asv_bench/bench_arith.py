@@ -49,3 +49,22 @@ class MulMod:
 
     def time_mul_mod(self, lane, family):
         self.kernel(family, self.a, self.b, self.out, self.m)
+
+
+class PublicMulMod:
+    """ntt_cy.mul_mod, one thread, 2^16 and 2^20 factors mod a 30-bit prime: uint32
+    factors (the lanes as they are) against numpy's default int64 (converted into
+    scratch buffers, one pass each)."""
+    params = (["uint32", "int64"], [2**16, 2**20])
+    param_names = ["dtype", "n"]
+
+    def setup(self, dtype, n):
+        self.mul_mod = ntt_cy_attr("mul_mod")
+        p = LANES["u32"][0]
+        self.p = p
+        self.a = random_lanes(n, p, np.uint32, 1).astype(dtype)
+        self.b = random_lanes(n, p, np.uint32, 2).astype(dtype)
+        self.mul_mod(self.a, self.b, p, workers=1)
+
+    def time_mul_mod(self, dtype, n):
+        self.mul_mod(self.a, self.b, self.p, workers=1)

@@ -15,6 +15,7 @@ import numpy.typing as npt
 from ntt_cy._kernels import active as _kernels
 from ntt_cy._support import checks as _checks
 from ntt_cy._support.pieces import ELEMENTS_PER_PIECE, PIECE_NS, piece_rows, piece_starts
+from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import check_workers, effective_threads
 from ntt_cy._typing import Integer, IntegerArray
 
@@ -84,10 +85,8 @@ def mul_mod(a: npt.ArrayLike, b: npt.ArrayLike, p: Integer, *, out: IntegerArray
         raise ValueError(f"p must satisfy 1 <= p < 2**64, got {m}")
     lanes = modulus_lanes(m)
     scalar = np.ndim(a) == 0 and np.ndim(b) == 0
-    x = _checks.as_lane_array(np.atleast_1d(a) if np.ndim(a) == 0 else a, m, lanes, "a",
-                              "reduce", allow_empty=True)
-    y = x if b is a else _checks.as_lane_array(np.atleast_1d(b) if np.ndim(b) == 0 else b,
-                                               m, lanes, "b", "reduce", allow_empty=True)
+    x = _factor_lanes(a, m, lanes, "a")
+    y = x if b is a else _factor_lanes(b, m, lanes, "b")
     shape = () if scalar else np.broadcast_shapes(np.shape(a), np.shape(b))
     if out is None:
         result = np.empty(shape, dtype=lanes)
@@ -121,6 +120,24 @@ def mul_mod(a: npt.ArrayLike, b: npt.ArrayLike, p: Integer, *, out: IntegerArray
     if target is not result:
         result[...] = target
     return result
+
+
+def _factor_lanes(v: npt.ArrayLike, m: int, lanes: np.dtype[Any], name: str
+                  ) -> npt.NDArray[Any]:
+    """The factor v (a scalar as a 1-element array) as lanes of values in [0, m): an
+    integer array of another dtype is converted into a per-thread scratch buffer (a
+    fresh temporary is faulted in again on every call once glibc has trimmed the heap:
+    int64 factors of 2^16 values took ten times as long as uint32 ones)."""
+    arr = _checks.as_integer_array(np.atleast_1d(v) if np.ndim(v) == 0 else v, name, True)
+    if arr.size == 0:
+        return np.empty(arr.shape, dtype=lanes)
+    if arr.dtype.kind not in "iu" or arr.dtype == lanes:
+        return _checks.integers_to_lanes(arr, m, lanes, name, "reduce")
+    # imported here, as in _modulus_constants
+    from ntt_cy.plan import integer_lanes
+
+    return integer_lanes(arr, m, lanes, name, "reduce", scratch(f"factor_{name}", arr.shape,
+                                                                 lanes))
 
 
 def _as_rows(x: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:

@@ -539,7 +539,7 @@ class NTTPlan:
         elif trusted and lanes is not None and lanes.dtype == self.dtype:
             src = lanes
         else:
-            src = self._lanes(arr, lanes, limit, trusted,
+            src = self._lanes(arr, trusted,
                               scratch("lanes", arr.shape, self.dtype) if convert else None)
         kernel = _ntt.TRANSFORMS[self.dtype][is_forward]
         moved = src if last else np.moveaxis(src, axis, -1)
@@ -558,8 +558,7 @@ class NTTPlan:
                 part = rows[start:stop]
                 if piecewise:
                     into = scratch("lanes", part.shape, self.dtype)
-                    part = self._lanes(part, _checks.unsigned_lanes(part, self.p)[0], limit,
-                                       trusted, into, arr)
+                    part = self._lanes(part, trusted, into, arr)
                 largest = max(largest, kernel(part, dst[start:stop], tables,
                                               threads, not bit_reversed, True, not trusted))
         if unchecked and largest >= limit:
@@ -586,32 +585,23 @@ class NTTPlan:
             * (u64_ratio if self.dtype.itemsize == 8 else 1.0)
         return piece_rows(rows, row_ns, threads, self.n * self.dtype.itemsize, row_scratch)
 
-    def _lanes(self, arr: npt.NDArray[Any], lanes: npt.NDArray[Any] | None, limit: int,
-               trusted: bool, into: npt.NDArray[Any] | None,
+    def _lanes(self, arr: npt.NDArray[Any], trusted: bool, into: npt.NDArray[Any] | None,
                whole: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
-        """The integer array `arr` as the plan's lanes, in `into` (arr's shape and the
-        lanes' dtype) where a conversion is needed; lanes, limit: unsigned_lanes(arr).
-        trusted (assume_reduced, an array that needs the conversion): a cast into
-        `into` that never compares the values.  A value outside [0, p) raises
-        ValueError, its message from `whole` when arr is a piece of it (the whole
-        array's minimum or maximum)."""
+        """The integer array `arr` as the plan's lanes (integer_lanes, values outside
+        [0, p) raised), in `into` (arr's shape and the lanes' dtype) where a conversion
+        is needed.  trusted (assume_reduced, an array that needs the conversion): a cast
+        into `into` that never compares the values.  whole: the array arr is a piece of
+        (the message names its minimum or maximum)."""
         if trusted and into is not None:
             np.copyto(into, arr, casting="unsafe")
             return into
-        # 8-byte integers to uint32 lanes: one compiled pass that reports the largest
-        # value (numpy's maximum, then its cast, took two)
-        if (into is not None and lanes is not None and lanes.dtype.itemsize == 8
-                and self.dtype.itemsize == 4 and arr.flags.c_contiguous
-                and _ntt.narrow_to_u32(lanes.reshape(-1), into.reshape(-1)) < limit):
-            return into
-        if whole is not None:   # (the whole array's message where a piece fails)
+        if whole is not None:
             try:
-                return _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise", into)
+                return integer_lanes(arr, self.p, self.dtype, "a", "raise", into)
             except ValueError:
                 _checks.integers_to_lanes(whole, self.p, self.dtype, "a", "raise")
                 raise
-        # (a value >= p or a negative one: found and raised here)
-        return _checks.integers_to_lanes(arr, self.p, self.dtype, "a", "raise", into)
+        return integer_lanes(arr, self.p, self.dtype, "a", "raise", into)
 
     def _check_memory(self, arr: npt.NDArray[Any], family: str, convert: bool, last: bool,
                       direct: bool, widen: bool) -> None:
@@ -705,6 +695,20 @@ def remember_row_tables(plan: NTTPlan, kind: str) -> None:
         while len(row_tables_by_key) >= ROW_TABLES_LIMIT:
             del row_tables_by_key[next(iter(row_tables_by_key))]
         row_tables_by_key[key] = tables
+
+
+def integer_lanes(arr: npt.NDArray[Any], p: int, dt: np.dtype[Any], name: str,
+                  on_range: str, into: npt.NDArray[Any] | None) -> npt.NDArray[Any]:
+    """checks.integers_to_lanes (values outside [0, p) raised or reduced, as on_range
+    says; `into`: where a conversion writes), with 8-byte integers to uint32 lanes in one
+    compiled pass that reports the largest value (numpy's maximum, then its cast, took
+    two); only a value outside [0, p) then takes the general conversion."""
+    wide, limit = _checks.unsigned_lanes(arr, p)
+    if (into is not None and wide is not None and wide.dtype.itemsize == 8
+            and dt.itemsize == 4 and arr.flags.c_contiguous
+            and _ntt.narrow_to_u32(wide.reshape(-1), into.reshape(-1)) < limit):
+        return into
+    return _checks.integers_to_lanes(arr, p, dt, name, on_range, into)
 
 
 @lru_cache(maxsize=64)
