@@ -278,7 +278,8 @@ def prime_product(A2, B2, p, dtype, N, kind, threads, reduce, out=None, checked=
         # both zero-padded transforms and the product in one kernel call (n^-1 folded
         # into the product: the inverse skips its scaling; values reduced as read)
         dst = aligned_empty((R, N), plan.dtype) if out is None else out
-        largest = _ntt.padded_product(A2, B2, dst, work, tables, t, pow(N, -1, p), reduce)
+        largest = _ntt.padded_product(A2, B2, dst, work, tables, t, pow(N, -1, p), reduce,
+                                      0 if checked else p)   # (stops at a value >= p)
         return None if not checked and largest >= p else dst
     read_a = _read_path(A2, plan, N, kind, reduce)
     read_b = read_a if B2 is A2 else _read_path(B2, plan, N, kind, reduce)

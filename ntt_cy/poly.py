@@ -25,6 +25,7 @@ from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, che
                                     unsigned_view)
 from ntt_cy._support.aligned import aligned_empty
 from ntt_cy._support.memory import check_memory, settings as memory_settings
+from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, requested_workers
 from ntt_cy._typing import Backend, Integer, PolyKind
 
@@ -308,7 +309,10 @@ def _residues(arr: npt.NDArray[Any], m: int, name: str) -> npt.NDArray[Any]:
     m <= 2**32), else an object array of Python ints."""
     if m < 1 << 64:
         dt = U64 if m > 1 << 32 or arr.dtype.itemsize == 8 else U32
-        return integers_to_lanes(arr, m, dt, name, "reduce")
+        # (a conversion into a scratch buffer: the residues never leave the call)
+        into = (scratch(f"residues_{name}", arr.shape, dt)
+                if arr.dtype != dt and arr.flags.c_contiguous else None)
+        return integers_to_lanes(arr, m, dt, name, "reduce", into)
     if arr.dtype.kind in "iu":   # 64-bit values: below m, unless negative
         out = arr.astype(object)   # (Python ints, ~10x sooner than int(v) % m each)
         if arr.dtype.kind == "i" and arr.min() < 0:

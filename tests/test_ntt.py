@@ -584,6 +584,35 @@ def test_padded_product_equals_its_three_steps(isa, p, lanes):
 
 
 @pytest.mark.parametrize("isa", checkable_isas())
+@pytest.mark.parametrize("lanes", [np.uint32, np.uint64])
+def test_padded_product_stops_at_the_first_operand_at_or_above_its_limit(isa, lanes):
+    # limit: the call returns as soon as an operand's largest value is at or above it
+    # (the caller discards the product and starts again on residues): a bad first
+    # operand leaves the second one untransformed (work as it was); values below the
+    # limit give the whole product, as without one
+    kernels = load(isa)
+    p, n = 998244353, 1 << 12
+    tables = tables_for(kernels, get_plan(n, p, dtype=lanes), "montgomery")
+    rng = np.random.default_rng(31)
+    a = rng.integers(0, p, (2, n // 2), dtype=np.uint64).astype(lanes)
+    b = rng.integers(0, p, (2, n // 2), dtype=np.uint64).astype(lanes)
+    want, work = np.empty((2, n), lanes), np.empty((2, n), lanes)
+    assert kernels.padded_product(a, b, want, work, tables, 1, 3) == max(a.max(), b.max())
+    got = np.empty((2, n), lanes)
+    assert kernels.padded_product(a, b, got, work, tables, 1, 3, False, p) < p
+    assert np.array_equal(got, want)
+    for bad_a in (True, False):
+        x, y = a.copy(), b.copy()
+        (x if bad_a else y)[1, 5] = p + 11
+        work = np.full((2, n), 7, lanes)
+        got = np.full((2, n), 7, lanes)
+        assert kernels.padded_product(x, y, got, work, tables, 1, 3, False, p) == p + 11
+        if bad_a:
+            assert (work == 7).all()   # the second operand never transformed
+        assert not np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("isa", checkable_isas())
 def test_products_read_an_operand_times_the_factor(isa):
     # padded_product's operand scale: a product's second operand times factor 2^32, a
     # square's one operand times s with s^2 = n^-1 2^32 mod p (then the pointwise step

@@ -850,3 +850,26 @@ def test_out_sharing_an_operands_memory_gets_the_whole_product():
     want = polymul(a, b, m, kind="cyclic")
     assert polymul(a, b, m, kind="cyclic", out=b) is b
     assert np.array_equal(b, want)
+
+
+@pytest.mark.parametrize("m", [12289, 998244353, 10**9 + 7, 2**61 - 1])
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+@pytest.mark.parametrize("spread", ["centred", "wide"])
+def test_signed_operands_reduce_to_the_python_product(m, dtype, spread):
+    # centred coefficients (every value in [-m, m): the sign-mask reduction) and wider
+    # ones (the remainder), one row and a batch, against Python ints; the transform
+    # routes see a negative value on their first read and start again on residues
+    rng = np.random.default_rng(m % 1009)
+    info = np.iinfo(dtype)
+    bound = min(m, info.max) if spread == "centred" else info.max
+    a = rng.integers(-bound, bound, (3, 300), dtype=np.int64).astype(dtype)
+    b = rng.integers(-bound, bound, (3, 257), dtype=np.int64).astype(dtype)
+    if spread == "centred":
+        a[0, :2] = [-min(m, -int(info.min)), bound - 1]
+    originals = a.copy(), b.copy()
+    got = polymul(a, b, m)
+    for row in range(3):
+        want = np.convolve(a[row].astype(object), b[row].astype(object)) % m
+        assert [int(v) for v in got[row]] == [int(v) for v in want]
+        assert np.array_equal(polymul(a[row], b[row], m), got[row])
+    assert np.array_equal(a, originals[0]) and np.array_equal(b, originals[1])

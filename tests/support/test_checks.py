@@ -260,3 +260,32 @@ def test_int_lists_convert_exactly(values):
     assert dtype != object or all(type(v) in (int, bool) for v in got)
     row = single_row_operand(values, 100)
     assert row is None if dtype == object else row.dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64])
+@pytest.mark.parametrize("p", [7, 12289, 998244353, 2**31 - 1, 2**62 + 135, 2**63 - 25])
+@pytest.mark.parametrize("outside", [None, "below", "above"])
+def test_signed_reduction_of_centred_values_and_beyond(dtype, p, outside):
+    # values in [-p, p) (centred coefficients) take the sign-mask reduction, any value
+    # outside that the general remainder: both as Python's %
+    from ntt_cy._support.checks import integers_to_lanes
+
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(p % 1000)
+    bound = min(p, info.max)
+    values = [-p, -p + 1, -1, 0, 1, p - 1, -(p // 2), p // 2]
+    values = [v for v in values if info.min <= v <= info.max]
+    values += [int(v) for v in rng.integers(-bound, bound, 200)]
+    if outside == "below" and -p - 1 >= info.min:
+        values.append(-p - 1)
+    if outside == "above" and p <= info.max:
+        values.append(p)
+    arr = np.array(values, dtype=dtype)
+    original = arr.copy()
+    for lanes in (np.dtype(np.uint32), np.dtype(np.uint64)):
+        if lanes == np.uint32 and p > 2**32:
+            continue
+        reduced = integers_to_lanes(arr, p, lanes, "a", "reduce")
+        assert reduced.dtype == lanes
+        assert [int(v) for v in reduced] == [v % p for v in values]
+    assert np.array_equal(arr, original)

@@ -460,7 +460,7 @@ cdef uint64_t crt_prime_products(CRTProduct32 self, const source_t* pa, const so
         memset(seen, 0, seen_bytes)
         rows[j] = products + j * R * n
         top = padded_product_rows(pa, pb, square, R, na, nb, products + j * R * n, work, n,
-                                  t, threads, self.c[j], self.reduce_src[j], seen)
+                                  t, threads, self.c[j], self.reduce_src[j], seen, self.g.m)
         largest = top if top > largest else largest
         if largest >= self.g.m or stopping(irq, 0):
             break

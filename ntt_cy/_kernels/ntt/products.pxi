@@ -37,7 +37,7 @@ def forward_padded(const source_t[:, ::1] src, lane_t[:, ::1] dst, TransformTabl
 
 def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:, ::1] dst,
                    lane_t[:, ::1] work, TransformTables tables, int threads, uint64_t factor,
-                   bint reduce_src=False):
+                   bint reduce_src=False, uint64_t limit=0):
     """dst <- factor times the cyclic convolution of the rows of a and b zero-padded to
     the plan's length n (factor = n^-1: the plain convolution), in natural order; returns
     the largest value of a and b.   # IN a, b (R, <= n/2), values < p; OUT dst; work
@@ -46,7 +46,9 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
     forward_padded of both (b may be a: squaring, one transform), the product taken
     inside the unscaled inverse (pointwise_inverse): one call instead of three.  As in
     forward_padded, a returned maximum >= p means dst is meaningless (computed without
-    fault); reduce_src as in forward_padded.  Cyclic plans; pointwise ranges as
+    fault); reduce_src as in forward_padded.  limit != 0: the call stops as soon as an
+    operand's largest value is at or above it (the caller discards dst then: no
+    transform of the other operand, no inverse).  Cyclic plans; pointwise ranges as
     pointwise_mul."""
     cdef Py_ssize_t rows = a.shape[0], n = dst.shape[1]
     _check_padded(rows, a.shape[1], dst.shape[0], n, tables)
@@ -70,7 +72,7 @@ def padded_product(const source_t[:, ::1] a, const source_t[:, ::1] b, lane_t[:,
         top = padded_product_rows(&a[0, 0] if a.shape[1] else NULL,
                                   &b[0, 0] if b.shape[1] else NULL, square,
                                   rows, a.shape[1], b.shape[1], &dst[0, 0], &work[0, 0], n,
-                                  t, threads, c, reduce_src, seen)
+                                  t, threads, c, reduce_src, seen, limit)
     free(seen)
     if t.irq != NULL and irq.stop:
         interrupt_raised()
@@ -121,6 +123,7 @@ cdef class SingleRowProduct:
         cdef uint64_t one_slot[SLOT]
         cdef uint64_t* seen = one_slot
         cdef uint64_t top
+        cdef uint64_t limit = p if checked else 0   # (unchecked: no value compared)
         cdef const Tables* t = &self.tables.c
         try:
             seen = seen_slots_for(threads, one_slot)
@@ -128,19 +131,21 @@ cdef class SingleRowProduct:
                 if self.lane == 4 and width == 4:
                     top = padded_product_rows(<const uint32_t*>pa, <const uint32_t*>pb, square,
                                               1, na, nb, <uint32_t*>rows, <uint32_t*>rows + n,
-                                              n, t, threads, <uint32_t>self.c, False, seen)
+                                              n, t, threads, <uint32_t>self.c, False, seen,
+                                              limit)
                 elif self.lane == 4:
                     top = padded_product_rows(<const uint64_t*>pa, <const uint64_t*>pb, square,
                                               1, na, nb, <uint32_t*>rows, <uint32_t*>rows + n,
-                                              n, t, threads, <uint32_t>self.c, False, seen)
+                                              n, t, threads, <uint32_t>self.c, False, seen,
+                                              limit)
                 elif width == 4:
                     top = padded_product_rows(<const uint32_t*>pa, <const uint32_t*>pb, square,
                                               1, na, nb, <uint64_t*>rows, <uint64_t*>rows + n,
-                                              n, t, threads, self.c, False, seen)
+                                              n, t, threads, self.c, False, seen, limit)
                 else:
                     top = padded_product_rows(<const uint64_t*>pa, <const uint64_t*>pb, square,
                                               1, na, nb, <uint64_t*>rows, <uint64_t*>rows + n,
-                                              n, t, threads, self.c, False, seen)
+                                              n, t, threads, self.c, False, seen, limit)
             if checked and top >= p:
                 return None
             if self.wrap != LINEAR:
@@ -236,10 +241,13 @@ cdef void wrapped_product(lane_t* rows, bint square, Py_ssize_t n, const Tables*
 cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint square,
                                   Py_ssize_t rows, Py_ssize_t ma, Py_ssize_t mb, lane_t* d,
                                   lane_t* w, Py_ssize_t n, const Tables* t, int threads,
-                                  lane_t c, bint reduce_src, uint64_t* seen) noexcept nogil:
+                                  lane_t c, bint reduce_src, uint64_t* seen,
+                                  uint64_t limit) noexcept nogil:
     # padded_product on pointers (shapes checked by the caller; square: pb is pa);
     # c = pointwise_constant(factor); seen: _seen_slots(threads), left dirty.  Returns
-    # the largest source value.
+    # the largest source value; limit != 0: as soon as one operand's is at or above it
+    # (the rest of the product would be discarded).  (limit = 0 compares no value:
+    # the calls of constant-time products pass it.)
     cdef uint64_t top, top_b = 0
     # uint32 lanes: the LAZY forward's [0, 2p) goes to the product unreduced
     cdef bint reduced = sizeof(lane_t) != 4
@@ -253,10 +261,14 @@ cdef uint64_t padded_product_rows(const source_t* pa, const source_t* pb, bint s
             c = <lane_t>mont_one32(p)
     top = forward_padded_rows(pa, rows, ma, d, n, t, threads, reduced, reduce_src, seen, tiled,
                               scale if square else 0, scale_q if square else 0)
+    if limit != 0 and top >= limit:
+        return top
     if not square:
         memset(seen, 0, (threads if threads > 1 else 1) * SLOT * sizeof(uint64_t))
         top_b = forward_padded_rows(pb, rows, mb, w, n, t, threads, reduced, reduce_src, seen,
                                     tiled, scale, scale_q)
+        if limit != 0 and top_b >= limit:
+            return top_b
     pointwise_inverse_rows(d, d if square else w, rows, n, t, threads, c, False, tiled)
     return max64(top, top_b)
 
@@ -395,7 +407,7 @@ cdef class PaddedProducts:
                                            &b[j, 0, 0] if mb else NULL, square, R, ma, mb,
                                            &products[j, 0, 0], &work[0, 0], n, t,
                                            threads, <lane_t>self.c[j], False,
-                                           seen) >= t.mod.p:
+                                           seen, t.mod.p) >= t.mod.p:
                         bad = j
                         break
                     if stopping(t.irq, 0):
