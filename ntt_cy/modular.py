@@ -15,7 +15,7 @@ import numpy.typing as npt
 from ntt_cy._kernels import active as _kernels
 from ntt_cy._support import checks as _checks
 from ntt_cy._support.pieces import ELEMENTS_PER_PIECE, PIECE_NS, piece_rows, piece_starts
-from ntt_cy._support.scratch import scratch
+from ntt_cy._support.scratch import LIMIT_BYTES as SCRATCH_LIMIT_BYTES, scratch
 from ntt_cy._support.threads import check_workers, effective_threads
 from ntt_cy._typing import Integer, IntegerArray
 
@@ -85,9 +85,19 @@ def mul_mod(a: npt.ArrayLike, b: npt.ArrayLike, p: Integer, *, out: IntegerArray
         raise ValueError(f"p must satisfy 1 <= p < 2**64, got {m}")
     lanes = modulus_lanes(m)
     scalar = np.ndim(a) == 0 and np.ndim(b) == 0
-    x = _factor_lanes(a, m, lanes, "a")
-    y = x if b is a else _factor_lanes(b, m, lanes, "b")
+    x = _factor_array(a, "a")
+    y = x if b is a else _factor_array(b, "b")
     shape = () if scalar else np.broadcast_shapes(np.shape(a), np.shape(b))
+    # Integer factors of the result's shape whose lanes exceed the scratch buffers
+    # convert piece by piece, each piece into the buffer just before its products
+    # (fresh lanes of that size are faulted in on every call); others at once.
+    piecewise = (x.shape == shape == y.shape and x.flags.c_contiguous
+                 and y.flags.c_contiguous and x.dtype.kind in "iu" and y.dtype.kind in "iu"
+                 and (x.dtype != lanes or y.dtype != lanes)
+                 and x.size * lanes.itemsize > SCRATCH_LIMIT_BYTES)
+    if not piecewise:
+        x = _factor_lanes(x, m, lanes, "a")
+        y = x if b is a else _factor_lanes(y, m, lanes, "b")
     if out is None:
         result = np.empty(shape, dtype=lanes)
     else:
@@ -110,25 +120,34 @@ def mul_mod(a: npt.ArrayLike, b: npt.ArrayLike, p: Integer, *, out: IntegerArray
               and result.dtype == lanes else np.empty(shape, dtype=lanes))
     constants = _modulus_constants(m, lanes)
     threads = effective_threads(workers, result.size)
-    step = piece_rows(rows.size, PIECE_NS / ELEMENTS_PER_PIECE, threads, lanes.itemsize)
-    if step == rows.size:
+    step = piece_rows(rows.size, PIECE_NS / ELEMENTS_PER_PIECE, threads, lanes.itemsize,
+                      lanes.itemsize if piecewise else 0)
+    if step == rows.size and not piecewise:
         _kernels.pointwise_mul(rows, cols, target.reshape(rows.shape), constants, 1, threads)
     else:   # (a long call: Ctrl-C is answered between pieces, _support/pieces.py)
         flat = (rows.reshape(1, -1), cols.reshape(1, -1), target.reshape(1, -1))
         for start, stop in piece_starts(rows.size, step):
-            _kernels.pointwise_mul(*(x[:, start:stop] for x in flat), constants, 1, threads)
+            xs, ys, into = (v[:, start:stop] for v in flat)
+            if piecewise:
+                xs = _factor_lanes(xs, m, lanes, "a")
+                ys = xs if b is a else _factor_lanes(ys, m, lanes, "b")
+            _kernels.pointwise_mul(xs, ys, into, constants, 1, threads)
     if target is not result:
         result[...] = target
     return result
 
 
-def _factor_lanes(v: npt.ArrayLike, m: int, lanes: np.dtype[Any], name: str
+def _factor_array(v: npt.ArrayLike, name: str) -> npt.NDArray[Any]:
+    """The factor v as a checked integer array (a scalar as a 1-element one)."""
+    return _checks.as_integer_array(np.atleast_1d(v) if np.ndim(v) == 0 else v, name, True)
+
+
+def _factor_lanes(arr: npt.NDArray[Any], m: int, lanes: np.dtype[Any], name: str
                   ) -> npt.NDArray[Any]:
-    """The factor v (a scalar as a 1-element array) as lanes of values in [0, m): an
-    integer array of another dtype is converted into a per-thread scratch buffer (a
-    fresh temporary is faulted in again on every call once glibc has trimmed the heap:
-    int64 factors of 2^16 values took ten times as long as uint32 ones)."""
-    arr = _checks.as_integer_array(np.atleast_1d(v) if np.ndim(v) == 0 else v, name, True)
+    """The checked integer array arr (a factor, or a piece of one) as lanes of values in
+    [0, m): one of another dtype is converted into a per-thread scratch buffer (a fresh
+    temporary is faulted in again on every call once glibc has trimmed the heap: int64
+    factors of 2^16 values took ten times as long as uint32 ones)."""
     if arr.size == 0:
         return np.empty(arr.shape, dtype=lanes)
     if arr.dtype.kind not in "iu" or arr.dtype == lanes:

@@ -63,3 +63,33 @@ def test_converted_factors_allocate_nothing_but_the_result(m, dtype):
         tracemalloc.stop()
     assert np.array_equal(got, want)
     assert peak < 1.5 * got.nbytes, (peak, got.nbytes)
+
+
+@pytest.fixture
+def small_scratch(monkeypatch):
+    """A 64 KiB scratch limit: factors above it convert piece by piece."""
+    from ntt_cy._support import pieces
+    monkeypatch.setattr(pieces, "SCRATCH_LIMIT_BYTES", 1 << 16)
+    monkeypatch.setattr("ntt_cy.modular.SCRATCH_LIMIT_BYTES", 1 << 16)
+
+
+@pytest.mark.parametrize("m", [998244353, 2**61 - 1])
+def test_factors_beyond_the_scratch_limit_convert_piece_by_piece(m, small_scratch,
+                                                                 scratch_requests):
+    from ntt_cy import modular
+    rng = np.random.default_rng(5)
+    n = 50_000
+    a = rng.integers(-2**62, 2**62, n)
+    b = rng.integers(0, m, n)
+    a[-3:] = [m, -m, -1]
+    want = python_products(a, b, m)
+    shapes = scratch_requests(modular)
+    for workers in (1, 2):
+        shapes.clear()
+        assert ntt_cy.mul_mod(a, b, m, workers=workers).tolist() == want
+        if m < 2**32:   # (int64 factors on uint64 lanes are views: nothing converted)
+            sizes = [int(np.prod(shape)) for slot, shape in shapes if slot == "factor_b"]
+            assert len(sizes) > 1 and sum(sizes) == n and max(sizes) * 4 <= 1 << 16
+    assert ntt_cy.mul_mod(a, a, m).tolist() == python_products(a, a, m)
+    c = a.copy()
+    assert ntt_cy.mul_mod(c, b, m, out=c) is c and c.tolist() == want

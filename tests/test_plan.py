@@ -178,7 +178,7 @@ def small_scratch(monkeypatch):
 
 @pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.int16])
 def test_a_long_integer_batch_converts_piece_by_piece_to_the_same_result(dtype, small_scratch,
-                                                                          monkeypatch):
+                                                                          scratch_requests):
     import ntt_cy.plan as plan_module
     p, n = 998244353, 256
     rng = np.random.default_rng(11)
@@ -187,14 +187,7 @@ def test_a_long_integer_batch_converts_piece_by_piece_to_the_same_result(dtype, 
     a[-1, -1, :] = high - 1
     original = a.copy()
     lanes = a.astype(np.uint32)
-    shapes = []
-    real_scratch = plan_module.scratch
-
-    def recorded(slot, shape, dt):
-        shapes.append((slot, shape))
-        return real_scratch(slot, shape, dt)
-
-    monkeypatch.setattr(plan_module, "scratch", recorded)
+    shapes = scratch_requests(plan_module)
     plan = NTTPlan(n, p)
     for bit_reversed in (False, True):
         for transform in (plan.forward, plan.inverse):
