@@ -656,14 +656,18 @@ def single_row_transform(plan: NTTPlan, a: object, axis: Integer,
         tables = plan.tables(plan._family(reduction))
     except ValueError:
         return None
-    result: IntegerArray | None = _ntt.transform_row(a, tables, is_forward, checked, True, out,
+    dt = a.dtype
+    # a uint32 / uint64 input keeps its dtype: the lanes' row is then a temporary, in a
+    # scratch buffer (a fresh one, then its widened copy, made glibc trim and fault
+    # both in again on every call)
+    widen = (out is None and dt is not plan.dtype and dt.kind == "u"
+             and plan.p <= 1 << (8 * dt.itemsize))
+    into = scratch("transform_rows", (plan.n,), plan.dtype) if widen else out
+    result: IntegerArray | None = _ntt.transform_row(a, tables, is_forward, checked, True, into,
                                                      threads)
     if result is None or out is not None:
         return result
-    dt = a.dtype
-    if dt is plan.dtype or dt.kind != "u" or plan.p > 1 << (8 * dt.itemsize):
-        return result
-    return result.astype(dt)   # (a uint32 / uint64 input keeps its dtype)
+    return result.astype(dt) if widen else result
 
 
 def plan_from_parameters(cls: Callable[..., _Plan], n: int, p: int, dtype_name: str, kind: Kind,

@@ -377,3 +377,26 @@ def test_longer_prepared_products_run_on_the_resolved_threads(m, kind, n):
     for workers in (0, 1.5):   # the general route's errors
         assert _error(lambda: ntt_cy.polymul(a, b, m, kind=kind, workers=workers)) == \
             _error(lambda: ntt_cy.polymul(a[None], b[None], m, kind=kind, workers=workers))
+
+
+@pytest.mark.parametrize("transform", [ntt_cy.ntt, ntt_cy.intt])
+def test_a_uint64_row_on_uint32_lanes_allocates_only_its_result(transform):
+    # the lanes' row goes to a scratch buffer before it is widened to the input's
+    # dtype: a fresh one, then its widened copy, made glibc trim and fault both in
+    # again on every call (a 2^16 row: ~510 us against 60)
+    import tracemalloc
+
+    p, n = 998244353, 1 << 16
+    a = np.random.default_rng(9).integers(0, p, n).astype(np.uint64)
+    want = transform(a.astype(np.uint32), p)
+    got = transform(a, p)
+    assert got.dtype == np.uint64 and np.array_equal(got, want)
+    tracemalloc.start()
+    try:
+        got = transform(a, p)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert np.array_equal(got, want)
+    assert peak < 1.25 * got.nbytes, (peak, got.nbytes)
+    assert not np.shares_memory(got, transform(a, p))   # never a scratch view
