@@ -148,15 +148,14 @@ def _factor_lanes(arr: npt.NDArray[Any], m: int, lanes: np.dtype[Any], name: str
     [0, m): one of another dtype is converted into a per-thread scratch buffer (a fresh
     temporary is faulted in again on every call once glibc has trimmed the heap: int64
     factors of 2^16 values took ten times as long as uint32 ones)."""
-    if arr.size == 0:
-        return np.empty(arr.shape, dtype=lanes)
-    if arr.dtype.kind not in "iu" or arr.dtype == lanes:
-        return _checks.integers_to_lanes(arr, m, lanes, name, "reduce")
     # imported here, as in _modulus_constants
     from ntt_cy.plan import integer_lanes
 
-    return integer_lanes(arr, m, lanes, name, "reduce", scratch(f"factor_{name}", arr.shape,
-                                                                 lanes))
+    if arr.size == 0:
+        return np.empty(arr.shape, dtype=lanes)
+    convert = arr.dtype.kind in "iu" and arr.dtype != lanes
+    into = scratch(f"factor_{name}", arr.shape, lanes) if convert else None
+    return integer_lanes(arr, m, lanes, name, "reduce", into)
 
 
 def _as_rows(x: npt.NDArray[Any], shape: tuple[int, ...]) -> npt.NDArray[Any]:

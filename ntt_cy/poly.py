@@ -21,13 +21,13 @@ from ntt_cy._routing import Route, product_route
 from ntt_cy._single_row import prepared_products, single_row_product
 from ntt_cy._support.checks import (as_int, as_integer_array, check_backend, check_flag,
                                     check_out_array, check_poly_kind, check_residue_out,
-                                    integers_to_lanes, lane_dtype, single_row_operand,
-                                    unsigned_view)
+                                    lane_dtype, single_row_operand, unsigned_view)
 from ntt_cy._support.aligned import aligned_empty
 from ntt_cy._support.memory import check_memory, settings as memory_settings
 from ntt_cy._support.scratch import scratch
 from ntt_cy._support.threads import PARALLEL_MIN_ELEMENTS, check_workers, requested_workers
 from ntt_cy._typing import Backend, Integer, PolyKind
+from ntt_cy.plan import integer_lanes
 
 __all__ = ["polymul", "convolve"]
 
@@ -312,7 +312,7 @@ def _residues(arr: npt.NDArray[Any], m: int, name: str) -> npt.NDArray[Any]:
         # (a conversion into a scratch buffer: the residues never leave the call)
         into = (scratch(f"residues_{name}", arr.shape, dt)
                 if arr.dtype != dt and arr.flags.c_contiguous else None)
-        return integers_to_lanes(arr, m, dt, name, "reduce", into)
+        return integer_lanes(arr, m, dt, name, "reduce", into)
     if arr.dtype.kind in "iu":   # 64-bit values: below m, unless negative
         out = arr.astype(object)   # (Python ints, ~10x sooner than int(v) % m each)
         if arr.dtype.kind == "i" and arr.min() < 0:
